@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package that MoE Studio's build, tests and app need. Idempotent.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  clang
+  libtorch-dev
+  libgloo-dev
+  libopenblas0-pthread
+  nlohmann-json3-dev
+  libcli11-dev
+  zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  openssh-client openssh-server
+  qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
