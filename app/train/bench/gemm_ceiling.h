@@ -1,0 +1,31 @@
+#pragma once
+// The efficiency ceiling of SPEC section 7: the layer's expert work done as plain batched GEMMs
+// ([E, C, M] x [E, M, H] and back), forward and backward, on the layer's own shapes.
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "bench/blas_threads.h"
+#include "bench/timing.h"
+
+namespace moe::train {
+
+struct ExpertShape {
+  int64_t experts, capacity, model_dim, hidden;
+  at::ScalarType dtype;
+};
+
+struct GemmCeiling {
+  ThreadConfig threads;  // the fastest configuration found
+  double forward_ms = 0;  // the 2 forward GEMMs
+  double train_ms = 0;    // the 6 GEMMs of forward + backward
+};
+
+// Times the GEMMs under every candidate thread configuration and keeps the fastest (by train_ms).
+GemmCeiling measure_gemm_ceiling(const ExpertShape& shape, const TimingOptions& timing,
+                                 const std::vector<ThreadConfig>& candidates);
+
+// The thread configurations worth trying on this machine.
+std::vector<ThreadConfig> candidate_thread_configs();
+
+}  // namespace moe::train

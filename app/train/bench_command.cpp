@@ -1,0 +1,145 @@
+// moe-train bench: the layer benchmark of SPEC section 7 over a sweep of configs.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "bad_input.h"
+#include "bench/bench_report.h"
+#include "bench/layer_benchmark.h"
+#include "commands.h"
+#include "protocol/config_overrides.h"
+#include "protocol/config_validation.h"
+
+namespace moe::train {
+
+namespace {
+
+struct BenchArgs {
+  std::string config, json_out;
+  std::vector<std::string> overrides, sweeps;
+  int iters = 5;
+  double min_seconds = 1.0;
+  bool no_naive = false;
+};
+
+struct Sweep {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+Sweep parse_sweep(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw BadInput("--sweep '" + text + "': expected key.path=v1,v2,...");
+  }
+  Sweep s{text.substr(0, eq), {}};
+  std::string rest = text.substr(eq + 1);
+  for (size_t start = 0;;) {
+    const auto comma = rest.find(',', start);
+    s.values.push_back(rest.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return s;
+}
+
+// Every combination of the sweeps' values, as lists of key=value assignments.
+std::vector<std::vector<std::string>> combinations(const std::vector<Sweep>& sweeps) {
+  std::vector<std::vector<std::string>> out{{}};
+  for (const auto& sweep : sweeps) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : out) {
+      for (const auto& value : sweep.values) {
+        next.push_back(prefix);
+        next.back().push_back(sweep.key + "=" + value);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+protocol::RunConfig resolve(const nlohmann::json& base, const std::vector<std::string>& sets,
+                            const std::string& where) {
+  auto json = base;
+  for (const auto& assignment : sets) protocol::apply_override(json, assignment);
+  std::vector<protocol::ConfigProblem> problems;
+  auto config = protocol::parse_config(json, &problems);
+  if (problems.empty()) problems = protocol::validate(config);
+  if (problems.empty()) return config;
+  std::string message;
+  for (const auto& p : problems) message += where + ": " + protocol::format_problem(p) + "\n";
+  message.pop_back();
+  throw BadInput(message);
+}
+
+nlohmann::json swept_values(const protocol::RunConfig& config, const std::vector<Sweep>& sweeps) {
+  const auto json = protocol::to_json(config);
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& s : sweeps) {
+    auto ptr = "/" + s.key;
+    for (auto& c : ptr) c = c == '.' ? '/' : c;
+    out[s.key] = json.at(nlohmann::json::json_pointer(ptr));
+  }
+  return out;
+}
+
+int run_bench(const BenchArgs& args) {
+  nlohmann::json base = args.config.empty() ? protocol::to_json(protocol::RunConfig{})
+                                            : protocol::read_config_json_file(args.config);
+  const std::string where = args.config.empty() ? "bench config" : args.config;
+  std::vector<Sweep> sweeps;
+  for (const auto& text : args.sweeps) sweeps.push_back(parse_sweep(text));
+  // Resolve every point first so a typo in the last value fails before minutes of measuring.
+  std::vector<protocol::RunConfig> points;
+  for (auto sets : combinations(sweeps)) {
+    sets.insert(sets.begin(), args.overrides.begin(), args.overrides.end());
+    points.push_back(resolve(base, sets, where));
+  }
+  LayerBenchOptions options;
+  options.timing.min_iters = args.iters;
+  options.timing.min_seconds = args.min_seconds;
+  options.naive = !args.no_naive;
+
+  std::vector<LayerBenchResult> results;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < points.size(); ++i) {
+    std::cerr << "bench [" << i + 1 << "/" << points.size() << "] "
+              << swept_values(points[i], sweeps).dump();
+    if (i > 0) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cerr << "  (ETA " << static_cast<int>(elapsed / i * (points.size() - i)) << " s)";
+    }
+    std::cerr << std::endl;
+    results.push_back(benchmark_layer(points[i], options));
+    results.back().swept = swept_values(points[i], sweeps);
+  }
+  print_bench_table(std::cout, results);
+  if (!args.json_out.empty()) {
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto& r : results) array.push_back(bench_json(r));
+    std::ofstream out(args.json_out);
+    if (!(out << array.dump(2) << "\n")) throw BadInput("--json " + args.json_out + ": cannot write");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "Benchmark one MoE layer (SPEC section 7)");
+  auto args = std::make_shared<BenchArgs>();
+  cmd->add_option("--config", args->config, "RunConfig JSON (default: the built-in defaults)");
+  cmd->add_option("--set", args->overrides, "Override a key: key.path=value (repeatable)");
+  cmd->add_option("--sweep", args->sweeps, "key.path=v1,v2,... (repeatable; all combinations)");
+  cmd->add_option("--json", args->json_out, "Write the figures as a JSON array to this file");
+  cmd->add_option("--iters", args->iters, "Minimum timed iterations per measurement")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--min-time", args->min_seconds, "Minimum seconds per measurement")
+      ->check(CLI::Range(0.0, 600.0));
+  cmd->add_flag("--no-naive", args->no_naive, "Skip the naive GShard baseline");
+  return [args]() { return run_bench(*args); };
+}
+
+}  // namespace moe::train

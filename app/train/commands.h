@@ -1,0 +1,16 @@
+#pragma once
+// moe-train's subcommands (SPEC section 6). Each registers its options on the CLI11 app and
+// returns the callback that runs it; the callback returns the exit status.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace moe::train {
+
+using Command = std::function<int()>;
+
+Command add_validate_command(CLI::App& app);
+Command add_replay_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
+
+}  // namespace moe::train

@@ -1,0 +1,51 @@
+// moe-train: the MoE Studio engine's command line (SPEC section 6).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <map>
+
+#include "bad_input.h"
+#include "commands.h"
+#include "io/safetensors.h"
+#include "protocol/config_error.h"
+
+using namespace moe::train;
+
+int main(int argc, char** argv) {
+  CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(MOE_ENGINE_VERSION));
+  std::map<CLI::App*, Command> commands;
+  auto add = [&](auto register_fn) {
+    Command cmd = register_fn(app);
+    commands[app.get_subcommands({}).back()] = std::move(cmd);
+  };
+  add(add_validate_command);
+  add(add_replay_command);
+  add(add_bench_command);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  try {
+    for (auto* sub : app.get_subcommands()) return commands.at(sub)();
+  } catch (const BadInput& e) {
+    std::cerr << "moe-train: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const moe::protocol::ConfigError& e) {
+    std::cerr << "moe-train: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const moe::io::SafetensorsError& e) {
+    std::cerr << "moe-train: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "moe-train: error: " << e.what() << "\n";
+    return kExitRuntimeFailure;
+  }
+  return kExitRuntimeFailure;
+}

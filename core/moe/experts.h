@@ -1,0 +1,30 @@
+#pragma once
+// E batched FFN experts (SPEC 1.3): Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e], run as
+// batched GEMMs over the [E, C, M] dispatch buffer.
+#include <torch/torch.h>
+
+#include <string>
+
+namespace moe {
+
+enum class Activation { gelu, relu, silu };
+Activation parse_activation(const std::string& name);
+at::Tensor apply_activation(const at::Tensor& h, Activation act);
+
+class ExpertsImpl : public torch::nn::Module {
+ public:
+  ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Activation act, bool fc1_bias,
+              bool fc2_bias);
+  // dispatched [E, C, M] -> [E, C, M]
+  at::Tensor forward(const at::Tensor& dispatched);
+
+  at::Tensor fc1_weight() const { return fc1_w_; }  // [E, H, M]
+  at::Tensor fc2_weight() const { return fc2_w_; }  // [E, H, M]
+
+ private:
+  Activation act_;
+  at::Tensor fc1_w_, fc2_w_, fc1_b_, fc2_b_;
+};
+TORCH_MODULE(Experts);
+
+}  // namespace moe

@@ -1,0 +1,45 @@
+#include "moe/load_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace moe {
+
+LoadStats load_stats_from_counts(const std::vector<int64_t>& demand,
+                                 const std::vector<int64_t>& kept, int64_t capacity) {
+  LoadStats s;
+  s.counts = demand;
+  s.kept = kept;
+  s.capacity = capacity;
+  const double E = static_cast<double>(demand.size());
+  const double total = std::accumulate(demand.begin(), demand.end(), 0.0);
+  const double total_kept = std::accumulate(kept.begin(), kept.end(), 0.0);
+  s.dead_experts = std::count(demand.begin(), demand.end(), int64_t{0});
+  if (total <= 0 || E == 0) {
+    s.load_entropy = 0;
+    return s;  // nothing routed: every ratio is undefined, report zeros
+  }
+  const double mean = total / E;
+  double var = 0, entropy = 0, max_d = 0;
+  for (int64_t d : demand) {
+    var += (d - mean) * (d - mean);
+    max_d = std::max(max_d, static_cast<double>(d));
+    if (d > 0) entropy -= (d / total) * std::log(d / total);
+  }
+  s.dropped_frac = 1.0 - total_kept / total;
+  s.cv = std::sqrt(var / E) / mean;
+  s.max_over_mean = max_d / mean;
+  s.load_entropy = E > 1 ? entropy / std::log(E) : 1.0;
+  return s;
+}
+
+double router_entropy(const at::Tensor& scores) {
+  const int64_t E = scores.size(1);
+  if (E <= 1 || scores.size(0) == 0) return 1.0;
+  auto p = scores.detach().to(at::kDouble);
+  auto h = -(p * p.clamp_min(1e-300).log()).sum(1);
+  return h.mean().item<double>() / std::log(static_cast<double>(E));
+}
+
+}  // namespace moe

@@ -1,0 +1,27 @@
+#pragma once
+// The load-balance metrics of SPEC section 2, for one MoE layer and one forward pass.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace moe {
+
+struct LoadStats {
+  std::vector<int64_t> counts;  // demand d[e]
+  std::vector<int64_t> kept;    // min(d[e], C)
+  int64_t capacity = 0;
+  double dropped_frac = 0, cv = 0, max_over_mean = 0, load_entropy = 0, router_entropy = 0;
+  int64_t dead_experts = 0;
+  std::vector<double> importance;  // mean score per expert
+  double l_aux = 0, z_loss = 0;
+};
+
+// Fills every metric derivable from demand and kept counts (the rest is set by the caller).
+LoadStats load_stats_from_counts(const std::vector<int64_t>& demand,
+                                 const std::vector<int64_t>& kept, int64_t capacity);
+
+// mean_n H(scores[n, :]) / ln E; 1 for a single expert.
+double router_entropy(const at::Tensor& scores);
+
+}  // namespace moe

@@ -1,0 +1,134 @@
+#include "moe/moe_layer.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "moe/aux_losses.h"
+#include "moe/dispatch_function.h"
+#include "telemetry/phase_timer.h"
+
+namespace moe {
+
+namespace {
+
+// Machine epsilon of a floating dtype: the floor of the normalising denominator (SPEC 1.2.4).
+double dtype_eps(at::ScalarType t) {
+  switch (t) {
+    case at::kDouble: return std::numeric_limits<double>::epsilon();
+    case at::kBFloat16: return 0.0078125;
+    case at::kHalf: return 0.0009765625;
+    default: return std::numeric_limits<float>::epsilon();
+  }
+}
+
+std::shared_ptr<GateImpl> make_gate(int64_t dim, const protocol::MoeConfig& c) {
+  if (c.gate == "top") return std::make_shared<TopGateImpl>(dim, c.experts);
+  if (c.gate == "cosine") {
+    return std::make_shared<CosineGateImpl>(dim, c.experts, c.cosine_proj_dim, c.cosine_init_t);
+  }
+  throw std::invalid_argument("unknown gate '" + c.gate + "' (expected top or cosine)");
+}
+
+}  // namespace
+
+MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config,
+                           int64_t alignment)
+    : model_dim_(model_dim), config_(config), alignment_(alignment) {
+  gate_ = make_gate(model_dim, config);
+  gates_ = register_module("gates", torch::nn::ModuleList(gate_));
+  experts_ = register_module(
+      "experts", Experts(config.experts, model_dim, config.hidden,
+                         parse_activation(config.activation), config.fc1_bias, config.fc2_bias));
+  // A plain member, not a buffer: Module::to(dtype) must not cast it, it stays float32.
+  selection_bias_ = torch::zeros({config.experts});
+  pending_demand_.assign(config.experts, 0);
+}
+
+at::Tensor MoeLayerImpl::gate_values(const at::Tensor& scores, const RoutingPlan& plan) const {
+  auto g = scores.gather(1, plan.idx.t().to(at::kLong));  // [N, k]
+  if (config_.normalize_gate && plan.top_k > 1) {
+    g = g / g.sum(1, /*keepdim=*/true).clamp_min(dtype_eps(g.scalar_type()));
+  }
+  return g.t();
+}
+
+at::Tensor MoeLayerImpl::auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
+                                        const at::Tensor& scores, const RoutingPlan& plan) const {
+  if (config_.aux_loss == "gshard") return gshard_loss(scores, plan.counts[0]);
+  if (config_.aux_loss == "load_importance") {
+    return load_importance_loss(at::softmax(logits, 1), noisy_logits, config_.gate_noise,
+                                plan.top_k);
+  }
+  return at::zeros({}, scores.options());
+}
+
+MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
+              "] input, got ", x.sizes());
+  const int64_t E = config_.experts;
+  auto tokens = x.reshape({-1, model_dim_});
+
+  at::Tensor logits, noisy, scores, gates;
+  RoutingPlan plan;
+  {
+    ScopedPhase phase("gate");
+    logits = gate_->logits(config_.fp32_gate ? tokens.to(at::kFloat) : tokens);
+    noisy = logits;
+    if (is_training() && config_.gate_noise > 0) {
+      noisy = logits + at::randn_like(logits) * (config_.gate_noise / static_cast<double>(E));
+    }
+    scores = at::softmax(noisy, 1);
+    RoutingOptions options{config_.top_k, config_.capacity_factor,
+                           config_.batch_prioritized_routing, alignment_, reduce_max_};
+    at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
+    plan = make_routing_plan(scores, bias, options);
+    gates = gate_values(scores, plan).to(x.scalar_type());
+  }
+  at::Tensor dispatched, expert_out, out;
+  {
+    ScopedPhase phase("dispatch");
+    dispatched = dispatch_tokens(tokens, config_.postscore ? at::Tensor() : gates, plan);
+  }
+  {
+    ScopedPhase phase("experts");
+    expert_out = experts_->forward(dispatched);
+  }
+  {
+    ScopedPhase phase("combine");
+    out = combine_tokens(expert_out, config_.postscore ? gates : at::Tensor(), plan);
+  }
+
+  MoeOutput result;
+  result.output = out.reshape(x.sizes());
+  result.l_aux = auxiliary_loss(logits, noisy, scores, plan);
+  result.z_loss = router_z_loss(logits);
+  result.stats = load_stats_from_counts(plan.demand, plan.kept, plan.capacity);
+  auto importance = scores.detach().mean(0).to(at::kDouble).contiguous();
+  result.stats.importance.assign(importance.data_ptr<double>(),
+                                 importance.data_ptr<double>() + importance.numel());
+  result.stats.router_entropy = router_entropy(scores);
+  result.stats.l_aux = result.l_aux.item<double>();
+  result.stats.z_loss = result.z_loss.item<double>();
+  if (is_training()) {
+    for (int64_t e = 0; e < E; ++e) pending_demand_[e] += plan.demand[e];
+  }
+  return result;
+}
+
+void MoeLayerImpl::update_selection_bias(
+    const std::function<void(std::vector<int64_t>&)>& reduce_demand) {
+  if (!config_.bias_balancing.enabled) return;
+  auto demand = pending_demand_;
+  if (reduce_demand) reduce_demand(demand);
+  std::fill(pending_demand_.begin(), pending_demand_.end(), 0);
+  const double mean = std::accumulate(demand.begin(), demand.end(), 0.0) / demand.size();
+  auto bias = selection_bias_.accessor<float, 1>();
+  for (size_t e = 0; e < demand.size(); ++e) {
+    const double diff = mean - static_cast<double>(demand[e]);
+    bias[e] += static_cast<float>(config_.bias_balancing.rate * ((diff > 0) - (diff < 0)));
+  }
+}
+
+}  // namespace moe

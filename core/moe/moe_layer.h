@@ -1,0 +1,63 @@
+#pragma once
+// The MoE layer of SPEC section 1: gate, routing, dispatch, batched experts, combine, auxiliary
+// losses and the load metrics of section 2, as one torch::nn::Module with Tutel's parameter names.
+// Forward phases (gate, dispatch, experts, combine) are timed into the active PhaseTimes.
+#include <torch/torch.h>
+
+#include <functional>
+
+#include "moe/experts.h"
+#include "moe/gate.h"
+#include "moe/load_metrics.h"
+#include "moe/routing_plan.h"
+#include "protocol/run_config.h"
+
+namespace moe {
+
+struct MoeOutput {
+  at::Tensor output;  // same shape and dtype as the input
+  at::Tensor l_aux;   // 0-d, in the routing dtype (float32 with fp32_gate)
+  at::Tensor z_loss;  // 0-d, in the routing dtype
+  LoadStats stats;
+};
+
+class MoeLayerImpl : public torch::nn::Module {
+ public:
+  // alignment: capacity is rounded up to a multiple of it (expert sharding x overlap degree).
+  MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config, int64_t alignment = 1);
+
+  // x [..., model_dim] in float32, float64 or bfloat16.
+  MoeOutput forward(const at::Tensor& x);
+
+  // Aux-loss-free balancing (SPEC 1.4): call after each optimizer step. The demand summed since
+  // the last call is first passed through reduce (the sum over ranks) when given.
+  void update_selection_bias(
+      const std::function<void(std::vector<int64_t>&)>& reduce_demand = nullptr);
+
+  // Max demand over the expert-parallel group, for dropless capacity.
+  void set_reduce_max_demand(std::function<int64_t(int64_t)> fn) { reduce_max_ = std::move(fn); }
+
+  const protocol::MoeConfig& config() const { return config_; }
+  GateImpl& gate() { return *gate_; }
+  ExpertsImpl& experts() { return *experts_; }
+  int64_t model_dim() const { return model_dim_; }
+  const at::Tensor& selection_bias() const { return selection_bias_; }
+
+ private:
+  at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;
+  at::Tensor auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
+                            const at::Tensor& scores, const RoutingPlan& plan) const;
+
+  int64_t model_dim_;
+  protocol::MoeConfig config_;
+  int64_t alignment_;
+  torch::nn::ModuleList gates_{nullptr};
+  std::shared_ptr<GateImpl> gate_;
+  Experts experts_{nullptr};
+  at::Tensor selection_bias_;            // [E] float32, not a parameter (checkpointed by name)
+  std::vector<int64_t> pending_demand_;  // demand since the last bias update
+  std::function<int64_t(int64_t)> reduce_max_;
+};
+TORCH_MODULE(MoeLayer);
+
+}  // namespace moe
