@@ -1,0 +1,240 @@
+// Dispatch / combine of SPEC 1.3 and their backward passes on the CPU.
+//
+// These kernels are memory-bound ([E*C, M] buffers of tens of MB), so each makes one pass over
+// its data with no temporaries: unused slots are zero-filled in the same pass that writes the used
+// ones. Outputs are partitioned between threads (by slot for [E, C, M], by token for [N, M]), each
+// element is computed by one thread in a fixed order: no atomics, the same bits for every thread
+// count. Inner loops run over contiguous rows through __restrict pointers so they vectorise.
+#include "moe_kernels/dispatch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "moe_kernels/threading.h"
+
+namespace moe::kernels {
+namespace {
+
+// Element loads/stores in the accumulation type.
+inline float load(float v) {
+  return v;
+}
+inline double load(double v) {
+  return v;
+}
+inline float load(bfloat16 v) {
+  uint32_t u = static_cast<uint32_t>(v.bits) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+template <typename T>
+inline T store(acc_t<T> v) {
+  return v;
+}
+// Same rounding as to_bfloat16 (nearest even, NaN -> quiet NaN), written without a branch.
+template <>
+inline bfloat16 store<bfloat16>(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const bool nan = static_cast<int32_t>(u & 0x7fffffffu) > 0x7f800000;
+  return bfloat16{static_cast<uint16_t>(nan ? 0x7fc0u : rounded)};
+}
+
+// Rows of at least ~64 KiB of traffic per chunk: below that, waking a worker costs more than it
+// saves.
+template <typename T>
+int64_t row_grain(int64_t M, int64_t rows_touched_per_item) {
+  const int64_t bytes =
+      M * static_cast<int64_t>(sizeof(T)) * std::max<int64_t>(1, rows_touched_per_item);
+  return std::max<int64_t>(1, (int64_t{64} << 10) / std::max<int64_t>(1, bytes));
+}
+
+template <typename T>
+inline void zero_row(T* __restrict dst, int64_t M) {
+  std::memset(static_cast<void*>(dst), 0, static_cast<size_t>(M) * sizeof(T));
+}
+
+// dst = w * src (a plain copy when unweighted).
+template <typename T>
+inline void scale_row(T* __restrict dst, const T* __restrict src, const T* gates, int64_t c,
+                      int64_t M) {
+  if (!gates) {
+    std::memcpy(static_cast<void*>(dst), static_cast<const void*>(src),
+                static_cast<size_t>(M) * sizeof(T));
+    return;
+  }
+  const acc_t<T> w = load(gates[c]);
+  for (int64_t i = 0; i < M; ++i) dst[i] = store<T>(w * load(src[i]));
+}
+
+// Dot product in acc_t<T> with a fixed number of partial sums (vectorisable without
+// reassociating; the summation order depends only on M, never on threads).
+template <typename T>
+inline acc_t<T> dot_row(const T* __restrict a, const T* __restrict b, int64_t M) {
+  using A = acc_t<T>;
+  constexpr int L = 64 / sizeof(A);  // 16 floats or 8 doubles
+  A part[L] = {};
+  int64_t i = 0;
+  for (; i + L <= M; i += L) {
+    for (int l = 0; l < L; ++l) part[l] += load(a[i + l]) * load(b[i + l]);
+  }
+  for (int l = 0; i < M; ++i, ++l) part[l] += load(a[i]) * load(b[i]);
+  for (int w = L / 2; w > 0; w /= 2) {
+    for (int l = 0; l < w; ++l) part[l] += part[l + w];
+  }
+  return part[0];
+}
+
+// Elements of a row handled per tile when accumulating several rows into one.
+constexpr int64_t kTile = 512;
+
+// The kept choices of one token: where their rows live and their weights.
+struct Kept {
+  int64_t choice;  // j * N + n
+  int64_t row;     // e * C + s
+};
+
+inline bool is_kept(const RoutingView& r, int64_t c) {
+  const int32_t s = r.loc[c];
+  return s >= 0 && s < r.C;
+}
+
+template <typename T>
+inline int gather_kept(const RoutingView& r, int64_t n, Kept* kept) {
+  int count = 0;
+  for (int64_t j = 0; j < r.k; ++j) {
+    const int64_t c = j * r.N + n;
+    if (is_kept(r, c)) kept[count++] = Kept{c, int64_t{r.idx[c]} * r.C + r.loc[c]};
+  }
+  return count;
+}
+
+// out = sum_i w_i * rows_i over the kept choices, accumulated in acc_t<T> in choice order.
+template <typename T>
+void weighted_sum_row(const Kept* kept, int count, const T* rows, const T* gates, int64_t M,
+                      T* __restrict out) {
+  using A = acc_t<T>;
+  if (count == 0) {
+    zero_row(out, M);
+    return;
+  }
+  if (count == 1) {
+    scale_row(out, rows + kept[0].row * M, gates, kept[0].choice, M);
+    return;
+  }
+  A acc[kTile];
+  for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+    const int64_t len = std::min(kTile, M - m0);
+    for (int i = 0; i < count; ++i) {
+      const T* __restrict src = rows + kept[i].row * M + m0;
+      const A w = gates ? load(gates[kept[i].choice]) : A(1);
+      if (i == 0) {
+        for (int64_t m = 0; m < len; ++m) acc[m] = w * load(src[m]);
+      } else {
+        for (int64_t m = 0; m < len; ++m) acc[m] += w * load(src[m]);
+      }
+    }
+    T* __restrict dst = out + m0;
+    for (int64_t m = 0; m < len; ++m) dst[m] = store<T>(acc[m]);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void dispatch_forward(const RoutingView& r, const T* x, const T* gates, int64_t M, T* buffer) {
+  const int64_t S = r.E * r.C;
+  if (S <= 0 || M <= 0) return;
+  parallel_for(S, row_grain<T>(M, 2), [&](int64_t begin, int64_t end) {
+    for (int64_t s = begin; s < end; ++s) {
+      T* dst = buffer + s * M;
+      const int64_t c = r.slot_map[s];
+      if (c < 0) {
+        zero_row(dst, M);
+      } else {
+        scale_row(dst, x + (c % r.N) * M, gates, c, M);
+      }
+    }
+  });
+}
+
+template <typename T>
+void combine_forward(const RoutingView& r, const T* buffer, const T* gates, int64_t M, T* out) {
+  if (r.N <= 0 || M <= 0) return;
+  parallel_for(r.N, row_grain<T>(M, 1 + r.k), [&](int64_t begin, int64_t end) {
+    std::vector<Kept> kept(static_cast<size_t>(r.k));
+    for (int64_t n = begin; n < end; ++n) {
+      const int count = gather_kept<T>(r, n, kept.data());
+      weighted_sum_row(kept.data(), count, buffer, gates, M, out + n * M);
+    }
+  });
+}
+
+template <typename T>
+void dispatch_backward(const RoutingView& r, const T* grad_buffer, const T* x, const T* gates,
+                       int64_t M, T* grad_x, T* grad_gates) {
+  if (r.N <= 0 || (!grad_x && !grad_gates)) return;
+  parallel_for(r.N, row_grain<T>(M, 2 + r.k), [&](int64_t begin, int64_t end) {
+    std::vector<Kept> kept(static_cast<size_t>(r.k));
+    for (int64_t n = begin; n < end; ++n) {
+      const int count = gather_kept<T>(r, n, kept.data());
+      if (grad_gates) {
+        for (int64_t j = 0; j < r.k; ++j) grad_gates[j * r.N + n] = store<T>(acc_t<T>(0));
+        for (int i = 0; i < count; ++i) {
+          grad_gates[kept[i].choice] =
+              store<T>(dot_row(grad_buffer + kept[i].row * M, x + n * M, M));
+        }
+      }
+      if (grad_x) weighted_sum_row(kept.data(), count, grad_buffer, gates, M, grad_x + n * M);
+    }
+  });
+}
+
+template <typename T>
+void combine_backward(const RoutingView& r, const T* grad_out, const T* buffer, const T* gates,
+                      int64_t M, T* grad_buffer, T* grad_gates) {
+  // grad_gates of dropped choices: zero. Kept ones are written below by the slot that holds them
+  // (each kept choice owns exactly one slot, so these writes never collide).
+  if (grad_gates && r.N > 0 && r.k > 0) {
+    parallel_for(r.N * r.k, 1 << 14, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        if (!is_kept(r, c)) grad_gates[c] = store<T>(acc_t<T>(0));
+      }
+    });
+  }
+  const int64_t S = r.E * r.C;
+  if (S <= 0 || (!grad_buffer && !grad_gates)) return;
+  const int64_t rows_per_slot = (grad_buffer ? 2 : 0) + (grad_gates ? 2 : 0);
+  parallel_for(S, row_grain<T>(M, rows_per_slot), [&](int64_t begin, int64_t end) {
+    for (int64_t s = begin; s < end; ++s) {
+      const int64_t c = r.slot_map[s];
+      if (c < 0) {
+        if (grad_buffer) zero_row(grad_buffer + s * M, M);
+        continue;
+      }
+      const T* go = grad_out + (c % r.N) * M;
+      if (grad_buffer) scale_row(grad_buffer + s * M, go, gates, c, M);
+      if (grad_gates) grad_gates[c] = store<T>(dot_row(go, buffer + s * M, M));
+    }
+  });
+}
+
+#define MOE_INSTANTIATE_DISPATCH(T)                                                                \
+  template void dispatch_forward<T>(const RoutingView&, const T*, const T*, int64_t, T*);          \
+  template void combine_forward<T>(const RoutingView&, const T*, const T*, int64_t, T*);           \
+  template void dispatch_backward<T>(const RoutingView&, const T*, const T*, const T*, int64_t,    \
+                                     T*, T*);                                                      \
+  template void combine_backward<T>(const RoutingView&, const T*, const T*, const T*, int64_t, T*, \
+                                    T*);
+
+MOE_INSTANTIATE_DISPATCH(float)
+MOE_INSTANTIATE_DISPATCH(double)
+MOE_INSTANTIATE_DISPATCH(bfloat16)
+
+#undef MOE_INSTANTIATE_DISPATCH
+
+}  // namespace moe::kernels

@@ -1,0 +1,100 @@
+#pragma once
+// Shared helpers of the kernel tests: the backend-parametrised fixture, random data, comparisons.
+#include <gtest/gtest.h>
+#include <moe_kernels/types.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "reference.h"
+
+namespace moe::kernels::test {
+
+// A suite run once per kernel backend; restores the default thread count afterwards.
+class BackendTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  const Backend& be() const { return backend(GetParam()); }
+  void TearDown() override { be().set_threads(0); }
+};
+
+#define MOE_INSTANTIATE_FOR_BACKENDS(Suite)                                        \
+  INSTANTIATE_TEST_SUITE_P(                                                        \
+      Backends, Suite, ::testing::ValuesIn(::moe::kernels::test::backend_names()), \
+      [](const ::testing::TestParamInfo<std::string>& info) { return info.param; })
+
+template <typename T>
+const char* type_name();
+template <>
+inline const char* type_name<float>() {
+  return "float";
+}
+template <>
+inline const char* type_name<double>() {
+  return "double";
+}
+template <>
+inline const char* type_name<bfloat16>() {
+  return "bfloat16";
+}
+
+template <typename T>
+T from_double(double v) {
+  return ref::store<T>(static_cast<acc_t<T>>(v));
+}
+
+template <typename T>
+std::vector<T> random_vector(size_t n, std::mt19937& rng, double lo = -1.0, double hi = 1.0) {
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<T> v(n);
+  for (auto& e : v) e = from_double<T>(dist(rng));
+  return v;
+}
+
+// A value no kernel would write: outputs are pre-filled with it to catch unwritten elements.
+template <typename T>
+T poison() {
+  return from_double<T>(std::numeric_limits<double>::quiet_NaN());
+}
+
+// Element-wise |got - want| <= rtol * |want| + atol, reporting the first few mismatches.
+template <typename T>
+void expect_close(const std::vector<T>& got, const std::vector<T>& want, double rtol, double atol,
+                  const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  size_t bad = 0;
+  std::ostringstream first;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = ref::load(got[i]), w = ref::load(want[i]);
+    if (!(std::fabs(g - w) <= rtol * std::fabs(w) + atol)) {
+      if (bad < 5) first << "  [" << i << "] got " << g << " want " << w << "\n";
+      ++bad;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << got.size() << " elements differ\n"
+                     << first.str();
+}
+
+// Tolerances of a kernel result against the reference. Sums over choices run in the same order
+// as the reference; dot products use partial sums, so they get M-proportional slack.
+template <typename T>
+struct Tolerance;
+template <>
+struct Tolerance<float> {
+  static constexpr double rtol = 1e-6, dot_atol_per_elem = 1e-6;
+};
+template <>
+struct Tolerance<double> {
+  static constexpr double rtol = 1e-14, dot_atol_per_elem = 1e-14;
+};
+template <>
+struct Tolerance<bfloat16> {
+  static constexpr double rtol = 1.0 / 128, dot_atol_per_elem = 1e-6;
+};
+
+}  // namespace moe::kernels::test
