@@ -1,0 +1,98 @@
+// The list of RunConfig keys, written once. Serialisation, parsing and overrides all walk it, so a
+// key added here is added everywhere (and the SPEC order is kept in one place).
+//
+// A visitor provides:
+//   template <class T> void field(const char* key, T& value);   // T: int64_t, double, bool, string
+//   template <class F> void section(const char* key, F&& body);  // a nested object
+#pragma once
+
+#include "protocol/run_config.h"
+
+namespace moe::protocol::detail {
+
+// Config is RunConfig or const RunConfig; the visitor decides whether it reads or writes.
+template <class Config, class Visitor>
+void visit_config(Config& c, Visitor& v) {
+  v.field("schema", c.schema);
+  v.field("name", c.name);
+  v.field("seed", c.seed);
+  v.section("model", [&] {
+    auto& m = c.model;
+    v.field("kind", m.kind);
+    v.field("dim", m.dim);
+    v.field("layers", m.layers);
+    v.field("heads", m.heads);
+    v.field("seq_len", m.seq_len);
+    v.field("vocab", m.vocab);
+  });
+  v.section("moe", [&] {
+    auto& m = c.moe;
+    v.field("experts", m.experts);
+    v.field("top_k", m.top_k);
+    v.field("hidden", m.hidden);
+    v.field("activation", m.activation);
+    v.field("gate", m.gate);
+    v.field("capacity_factor", m.capacity_factor);
+    v.field("gate_noise", m.gate_noise);
+    v.field("fp32_gate", m.fp32_gate);
+    v.field("normalize_gate", m.normalize_gate);
+    v.field("batch_prioritized_routing", m.batch_prioritized_routing);
+    v.field("postscore", m.postscore);
+    v.field("fc1_bias", m.fc1_bias);
+    v.field("fc2_bias", m.fc2_bias);
+    v.field("aux_loss", m.aux_loss);
+    v.field("cosine_proj_dim", m.cosine_proj_dim);
+    v.field("cosine_init_t", m.cosine_init_t);
+    v.field("every", m.every);
+    v.section("bias_balancing", [&] {
+      v.field("enabled", m.bias_balancing.enabled);
+      v.field("rate", m.bias_balancing.rate);
+    });
+  });
+  v.section("parallel", [&] {
+    auto& p = c.parallel;
+    v.field("nproc", p.nproc);
+    v.field("backend", p.backend);
+    v.field("expert_parallel", p.expert_parallel);
+    v.field("adaptive_r", p.adaptive_r);
+    v.field("a2a_overlap_degree", p.a2a_overlap_degree);
+  });
+  v.section("train", [&] {
+    auto& t = c.train;
+    v.field("steps", t.steps);
+    v.field("batch_size", t.batch_size);
+    v.field("grad_accum", t.grad_accum);
+    v.field("optimizer", t.optimizer);
+    v.field("lr", t.lr);
+    v.field("weight_decay", t.weight_decay);
+    v.field("momentum", t.momentum);
+    v.field("schedule", t.schedule);
+    v.field("warmup_steps", t.warmup_steps);
+    v.field("dtype", t.dtype);
+    v.field("amp", t.amp);
+    v.field("clip_grad_norm", t.clip_grad_norm);
+    v.field("aux_loss_weight", t.aux_loss_weight);
+    v.field("z_loss_weight", t.z_loss_weight);
+    v.field("eval_every", t.eval_every);
+    v.field("eval_batches", t.eval_batches);
+    v.field("checkpoint_every", t.checkpoint_every);
+    v.field("keep_checkpoints", t.keep_checkpoints);
+    v.field("device", t.device);
+    v.field("threads", t.threads);
+  });
+  v.section("data", [&] {
+    auto& d = c.data;
+    v.field("kind", d.kind);
+    v.field("path", d.path);
+    v.field("val_fraction", d.val_fraction);
+  });
+  v.section("telemetry", [&] {
+    auto& t = c.telemetry;
+    v.field("every", t.every);
+    v.field("expert_load", t.expert_load);
+    v.field("phases", t.phases);
+    v.field("trace", t.trace);
+  });
+}
+
+}  // namespace moe::protocol::detail

@@ -1,0 +1,260 @@
+#include "protocol/config_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "protocol/config_enums.h"
+#include "protocol/json_text.h"
+
+namespace moe::protocol {
+namespace {
+
+using detail::format_number;
+using detail::quote;
+
+// Collects problems; each helper is one kind of rule so messages stay uniform.
+class Checker {
+ public:
+  explicit Checker(std::vector<ConfigProblem>& out) : out_(out) {}
+
+  void add(const char* pointer, std::string message) {
+    out_.push_back({pointer, std::move(message)});
+  }
+
+  // lo <= v <= hi; `hi_source` names the key the upper bound comes from, if any.
+  void between(const char* pointer, int64_t v, int64_t lo, int64_t hi,
+               const char* hi_source = nullptr) {
+    if (v >= lo && v <= hi) return;
+    std::string message = "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+    if (hi_source) message += std::string(" (") + hi_source + ")";
+    add(pointer, message + ", got " + std::to_string(v));
+  }
+
+  void at_least(const char* pointer, int64_t v, int64_t lo) {
+    if (v < lo) add(pointer, "must be >= " + std::to_string(lo) + ", got " + std::to_string(v));
+  }
+
+  bool finite(const char* pointer, double v) {
+    if (std::isfinite(v)) return true;
+    add(pointer, "must be a finite number, got " + format_number(v));
+    return false;
+  }
+
+  void positive(const char* pointer, double v) {
+    if (finite(pointer, v) && !(v > 0)) add(pointer, "must be > 0, got " + format_number(v));
+  }
+
+  void non_negative(const char* pointer, double v) {
+    if (finite(pointer, v) && v < 0) add(pointer, "must be >= 0, got " + format_number(v));
+  }
+
+  // [0, 1): fractions and decay factors where 1 would mean "everything" / "never forget".
+  void unit_interval(const char* pointer, double v) {
+    if (finite(pointer, v) && !(v >= 0 && v < 1)) {
+      add(pointer, "must be in [0, 1), got " + format_number(v));
+    }
+  }
+
+  template <size_t N>
+  bool one_of(const char* pointer, const std::string& v,
+              const std::array<std::string_view, N>& allowed) {
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return true;
+    std::string list;
+    for (std::string_view a : allowed) {
+      if (!list.empty()) list += ", ";
+      list += '"' + std::string(a) + '"';
+    }
+    add(pointer, "must be one of " + list + ", got " + quote(v));
+    return false;
+  }
+
+ private:
+  std::vector<ConfigProblem>& out_;
+};
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '_' || c == '-';
+}
+
+void check_top_level(const RunConfig& c, Checker& k) {
+  if (c.schema != kConfigSchema) {
+    k.add("/schema",
+          "must be " + std::to_string(kConfigSchema) + ", got " + std::to_string(c.schema));
+  }
+  if (c.name.empty()) {
+    k.add("/name", "must not be empty");
+  } else if (c.name.size() > limits::kMaxNameLength) {
+    k.add("/name", "must be at most " + std::to_string(limits::kMaxNameLength) +
+                       " characters, got " + std::to_string(c.name.size()));
+  } else if (!std::all_of(c.name.begin(), c.name.end(), is_name_char)) {
+    k.add("/name",
+          "may contain only letters, digits, '.', '_' and '-' (it names the run "
+          "directory), got " +
+              quote(c.name));
+  }
+}
+
+void check_model(const RunConfig& c, Checker& k) {
+  const ModelConfig& m = c.model;
+  k.one_of("/model/kind", m.kind, kModelKinds);
+  k.between("/model/dim", m.dim, 2, limits::kMaxDim);
+  if (m.dim >= 2 && m.dim % 2 != 0)
+    k.add("/model/dim", "must be even, got " + std::to_string(m.dim));
+  k.between("/model/layers", m.layers, 1, limits::kMaxLayers);
+  if (m.kind == "lm" && m.dim >= 1) {
+    k.between("/model/heads", m.heads, 1, m.dim, "model.dim");
+    if (m.heads >= 1 && m.heads <= m.dim && m.dim % m.heads != 0) {
+      k.add("/model/heads", "must divide model.dim (" + std::to_string(m.dim) + "), got " +
+                                std::to_string(m.heads));
+    }
+  } else {
+    k.at_least("/model/heads", m.heads, 1);
+  }
+  k.between("/model/seq_len", m.seq_len, 1, limits::kMaxSeqLen);
+  k.between("/model/vocab", m.vocab, 1, limits::kMaxVocab);
+  // The lm reads bytes: every byte value must be a token.
+  if (m.kind == "lm" && c.data.kind == "text" && m.vocab >= 1 && m.vocab < 256) {
+    k.add("/model/vocab", "must be >= 256 for byte-level text (data.kind \"text\"), got " +
+                              std::to_string(m.vocab));
+  }
+}
+
+void check_moe(const RunConfig& c, Checker& k) {
+  const MoeConfig& m = c.moe;
+  k.between("/moe/experts", m.experts, 1, limits::kMaxExperts);
+  // Expert parallelism either splits the experts over the ranks or shards each expert over
+  // nproc / experts ranks (Tutel's rule): one count must divide the other.
+  const int64_t nproc = c.parallel.nproc;
+  if (c.parallel.expert_parallel && nproc > 1 && m.experts >= 1 && m.experts % nproc != 0 &&
+      nproc % m.experts != 0) {
+    k.add("/moe/experts", "must be a multiple or a divisor of parallel.nproc (" +
+                              std::to_string(nproc) + ") with expert parallelism, got " +
+                              std::to_string(m.experts));
+  }
+  k.between("/moe/top_k", m.top_k, 1, std::max<int64_t>(m.experts, 1), "moe.experts");
+  k.between("/moe/hidden", m.hidden, 1, limits::kMaxHidden);
+  k.one_of("/moe/activation", m.activation, kActivations);
+  k.one_of("/moe/gate", m.gate, kGates);
+  if (k.finite("/moe/capacity_factor", m.capacity_factor) &&
+      std::fabs(m.capacity_factor) > limits::kMaxAbsCapacityFactor) {
+    k.add("/moe/capacity_factor", "must be between " +
+                                      format_number(-limits::kMaxAbsCapacityFactor) + " and " +
+                                      format_number(limits::kMaxAbsCapacityFactor) + ", got " +
+                                      format_number(m.capacity_factor));
+  }
+  k.non_negative("/moe/gate_noise", m.gate_noise);
+  k.one_of("/moe/aux_loss", m.aux_loss, kAuxLosses);
+  // The load estimate of load_importance divides by the noise scale.
+  if (m.aux_loss == "load_importance" && m.gate_noise == 0.0) {
+    k.add("/moe/gate_noise", "must be > 0 when moe.aux_loss is \"load_importance\", got " +
+                                 format_number(m.gate_noise));
+  }
+  k.between("/moe/cosine_proj_dim", m.cosine_proj_dim, 1, limits::kMaxDim);
+  k.positive("/moe/cosine_init_t", m.cosine_init_t);  // the gate starts from ln(1 / t)
+  k.at_least("/moe/every", m.every, 1);
+  k.non_negative("/moe/bias_balancing/rate", m.bias_balancing.rate);
+}
+
+void check_parallel(const RunConfig& c, Checker& k) {
+  const ParallelConfig& p = c.parallel;
+  k.between("/parallel/nproc", p.nproc, 1, limits::kMaxProcs);
+  if (k.one_of("/parallel/backend", p.backend, kBackends) && p.backend == "nccl" &&
+      c.train.device == "cpu") {
+    k.add("/parallel/backend", "\"nccl\" needs a GPU, but train.device is \"cpu\"");
+  }
+  k.at_least("/parallel/adaptive_r", p.adaptive_r, 1);
+  k.at_least("/parallel/a2a_overlap_degree", p.a2a_overlap_degree, 1);
+}
+
+void check_train(const RunConfig& c, Checker& k) {
+  const TrainConfig& t = c.train;
+  k.at_least("/train/steps", t.steps, 1);
+  k.between("/train/batch_size", t.batch_size, 1, limits::kMaxBatchSize);
+  // batch_size is global; every data-parallel rank takes an equal slice (SPEC section 3).
+  if (t.batch_size >= 1 && c.parallel.nproc >= 1 && t.batch_size % c.parallel.nproc != 0) {
+    k.add("/train/batch_size", "must be divisible by parallel.nproc (" +
+                                   std::to_string(c.parallel.nproc) + "), got " +
+                                   std::to_string(t.batch_size));
+  }
+  k.at_least("/train/grad_accum", t.grad_accum, 1);
+  k.one_of("/train/optimizer", t.optimizer, kOptimizers);
+  k.positive("/train/lr", t.lr);
+  k.unit_interval("/train/weight_decay", t.weight_decay);
+  k.unit_interval("/train/momentum", t.momentum);
+  k.one_of("/train/schedule", t.schedule, kSchedules);
+  k.at_least("/train/warmup_steps", t.warmup_steps, 0);
+  k.one_of("/train/dtype", t.dtype, kDtypes);
+  k.non_negative("/train/clip_grad_norm", t.clip_grad_norm);  // 0 = no clipping
+  k.non_negative("/train/aux_loss_weight", t.aux_loss_weight);
+  k.non_negative("/train/z_loss_weight", t.z_loss_weight);
+  k.at_least("/train/eval_every", t.eval_every, 0);  // 0 = never
+  k.at_least("/train/eval_batches", t.eval_batches, 1);
+  k.at_least("/train/checkpoint_every", t.checkpoint_every, 0);  // 0 = never
+  k.at_least("/train/keep_checkpoints", t.keep_checkpoints, 1);
+  k.one_of("/train/device", t.device, kDevices);
+  k.between("/train/threads", t.threads, 0, limits::kMaxThreads);  // 0 = library default
+}
+
+void check_data(const RunConfig& c, const ValidateOptions& options, Checker& k) {
+  const DataConfig& d = c.data;
+  if (k.one_of("/data/kind", d.kind, kDataKinds)) {
+    const bool images = d.kind == "idx" || d.kind == "cifar10";
+    if (images && c.model.kind != "image") {
+      k.add("/data/kind",
+            quote(d.kind) + " needs model.kind \"image\", got " + quote(c.model.kind));
+    } else if (d.kind == "text" && c.model.kind != "lm") {
+      k.add("/data/kind", "\"text\" needs model.kind \"lm\", got " + quote(c.model.kind));
+    }
+    // synthetic generates its own data and ignores data.path.
+    if (d.kind != "synthetic") {
+      if (d.path.empty()) {
+        k.add("/data/path", "is required for data.kind " + quote(d.kind));
+      } else if (options.check_files) {
+        std::error_code ec;
+        if (!std::filesystem::exists(d.path, ec))
+          k.add("/data/path", "not found: " + quote(d.path));
+      }
+    }
+  }
+  k.unit_interval("/data/val_fraction", d.val_fraction);
+}
+
+}  // namespace
+
+std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptions& options) {
+  std::vector<ConfigProblem> problems;
+  Checker k(problems);
+  check_top_level(config, k);
+  check_model(config, k);
+  check_moe(config, k);
+  check_parallel(config, k);
+  check_train(config, k);
+  check_data(config, options, k);
+  k.at_least("/telemetry/every", config.telemetry.every, 1);
+  return problems;
+}
+
+std::vector<ConfigProblem> check(const nlohmann::json& json, RunConfig* out,
+                                 const ValidateOptions& options) {
+  std::vector<ConfigProblem> problems;
+  try {
+    RunConfig config = parse_config(json, &problems);
+    const auto parse_end = static_cast<std::ptrdiff_t>(problems.size());
+    for (ConfigProblem& p : validate(config, options)) {
+      bool seen = std::any_of(problems.begin(), problems.begin() + parse_end,
+                              [&](const ConfigProblem& q) { return q.pointer == p.pointer; });
+      if (!seen) problems.push_back(std::move(p));
+    }
+    if (out) *out = std::move(config);
+  } catch (const std::exception& e) {  // only bad_alloc can get here; keep the promise
+    problems.push_back({"", std::string("internal error: ") + e.what()});
+  }
+  return problems;
+}
+
+}  // namespace moe::protocol

@@ -1,0 +1,110 @@
+// RunConfig: the one description of a run (SPEC section 3), shared by the GUI and the engine.
+// Every member has the SPEC default, so a default-constructed RunConfig is the default run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/config_error.h"
+
+namespace moe::protocol {
+
+struct ModelConfig {
+  std::string kind = "helloworld";
+  int64_t dim = 512, layers = 1, heads = 8, seq_len = 128, vocab = 256;
+};
+
+struct BiasBalancingConfig {
+  bool enabled = false;
+  double rate = 1e-3;
+};
+
+struct MoeConfig {
+  int64_t experts = 8, top_k = 2, hidden = 2048;
+  std::string activation = "gelu", gate = "top";
+  double capacity_factor = 1.0, gate_noise = 0.0;
+  bool fp32_gate = true, normalize_gate = true, batch_prioritized_routing = false, postscore = true,
+       fc1_bias = true, fc2_bias = true;
+  std::string aux_loss = "gshard";
+  int64_t cosine_proj_dim = 256;
+  double cosine_init_t = 0.5;
+  int64_t every = 1;
+  BiasBalancingConfig bias_balancing;
+};
+
+struct ParallelConfig {
+  int64_t nproc = 1;
+  std::string backend = "auto";
+  bool expert_parallel = true;
+  int64_t adaptive_r = 1, a2a_overlap_degree = 1;
+};
+
+struct TrainConfig {
+  int64_t steps = 100, batch_size = 16, grad_accum = 1;
+  std::string optimizer = "adamw";
+  double lr = 1e-3, weight_decay = 0.0, momentum = 0.0;
+  std::string schedule = "constant";
+  int64_t warmup_steps = 0;
+  std::string dtype = "float32";
+  bool amp = false;
+  double clip_grad_norm = 0.0, aux_loss_weight = 0.01, z_loss_weight = 0.0;
+  int64_t eval_every = 0, eval_batches = 10, checkpoint_every = 0, keep_checkpoints = 2;
+  std::string device = "auto";
+  int64_t threads = 0;
+};
+
+struct DataConfig {
+  std::string kind = "synthetic", path = "";
+  double val_fraction = 0.1;
+};
+
+struct TelemetryConfig {
+  int64_t every = 1;
+  bool expert_load = true, phases = true, trace = false;
+};
+
+struct RunConfig {
+  int64_t schema = 1;
+  std::string name = "demo";
+  int64_t seed = 1;
+  ModelConfig model;
+  MoeConfig moe;
+  ParallelConfig parallel;
+  TrainConfig train;
+  DataConfig data;
+  TelemetryConfig telemetry;
+};
+
+// The schema version this build reads and writes.
+inline constexpr int64_t kConfigSchema = 1;
+
+// The full resolved config, every key present. nlohmann::json sorts keys; to_ordered_json keeps
+// the SPEC order (what save_config_file writes, for humans reading the file).
+nlohmann::json to_json(const RunConfig& config);
+nlohmann::ordered_json to_ordered_json(const RunConfig& config);
+
+// Structural parse: missing keys take defaults; unknown keys, wrong types and non-integral or
+// out-of-range integers are problems. Appends every problem to *problems (if not null) and
+// returns the config with the well-typed values applied. Never throws for any JSON value.
+RunConfig parse_config(const nlohmann::json& json, std::vector<ConfigProblem>* problems);
+
+// parse_config, throwing ConfigError with every problem if there is any. Does not run
+// validate() (config_validation.h): use check() for both.
+RunConfig config_from_json(const nlohmann::json& json);
+
+// Reads a JSON file. ConfigError when the file cannot be read (names the file and why) or is not
+// JSON (names the file, line and column).
+nlohmann::json read_config_json_file(const std::string& path);
+
+// read_config_json_file + config_from_json; ConfigError carries the file name.
+RunConfig load_config_file(const std::string& path);
+
+// Writes the resolved config (SPEC key order, 2-space indent) to a temporary file next to `path`
+// and renames it over `path`, so readers never see a half-written file. std::runtime_error on I/O
+// failure.
+void save_config_file(const std::string& path, const RunConfig& config);
+
+}  // namespace moe::protocol

@@ -1,0 +1,110 @@
+#include "protocol/telemetry_events.h"
+
+namespace moe::protocol {
+namespace {
+
+// The common header of every line.
+template <class Event>
+nlohmann::json header(const Event& e) {
+  return nlohmann::json{{"v", kTelemetryVersion}, {"type", std::string(Event::kType)}, {"t", e.t}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunStartEvent& e) {
+  nlohmann::json j = header(e);
+  j["run_id"] = e.run_id;
+  j["config"] = e.config;
+  j["world_size"] = e.world_size;
+  j["device"] = e.device;
+  j["host"] = e.host;
+  j["engine_version"] = e.engine_version;
+  j["torch_version"] = e.torch_version;
+  return j;
+}
+
+nlohmann::json to_json(const StepEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["loss"] = e.loss;
+  j["task_loss"] = e.task_loss;
+  j["aux_loss"] = e.aux_loss;
+  j["z_loss"] = e.z_loss;
+  j["lr"] = e.lr;
+  j["grad_norm"] = e.grad_norm;
+  j["tokens"] = e.tokens;
+  j["tokens_per_s"] = e.tokens_per_s;
+  j["step_ms"] = e.step_ms;
+  return j;
+}
+
+nlohmann::json to_json(const ExpertLoadEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["layer"] = e.layer;
+  j["counts"] = e.counts;
+  j["kept"] = e.kept;
+  j["capacity"] = e.capacity;
+  j["dropped_frac"] = e.dropped_frac;
+  j["cv"] = e.cv;
+  j["max_over_mean"] = e.max_over_mean;
+  j["load_entropy"] = e.load_entropy;
+  j["router_entropy"] = e.router_entropy;
+  j["dead_experts"] = e.dead_experts;
+  j["importance"] = e.importance;
+  j["l_aux"] = e.l_aux;
+  j["z_loss"] = e.z_loss;
+  return j;
+}
+
+nlohmann::json to_json(const PhasesEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["ms"] = nlohmann::json::object();
+  for (const auto& [name, ms] : e.ms) j["ms"][name] = ms;
+  return j;
+}
+
+nlohmann::json to_json(const EvalEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["loss"] = e.loss;
+  if (e.accuracy) j["accuracy"] = *e.accuracy;
+  return j;
+}
+
+nlohmann::json to_json(const CheckpointEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["path"] = e.path;
+  return j;
+}
+
+nlohmann::json to_json(const LogEvent& e) {
+  nlohmann::json j = header(e);
+  j["level"] = e.level;
+  j["msg"] = e.msg;
+  return j;
+}
+
+nlohmann::json to_json(const RunEndEvent& e) {
+  nlohmann::json j = header(e);
+  j["status"] = e.status;
+  j["steps"] = e.steps;
+  if (e.error) j["error"] = *e.error;
+  return j;
+}
+
+nlohmann::json to_json(const TelemetryEvent& e) {
+  return std::visit([](const auto& event) { return to_json(event); }, e);
+}
+
+std::string_view event_type(const TelemetryEvent& e) {
+  return std::visit([](const auto& event) { return std::decay_t<decltype(event)>::kType; }, e);
+}
+
+double event_time(const TelemetryEvent& e) {
+  return std::visit([](const auto& event) { return event.t; }, e);
+}
+
+}  // namespace moe::protocol
