@@ -89,6 +89,31 @@ inline acc_t<T> dot_row(const T* __restrict a, const T* __restrict b, int64_t M)
   return part[0];
 }
 
+// Asks for a row to be brought into cache ahead of use: the rows a kernel gathers are scattered
+// (one per slot or per choice), so the hardware prefetcher cannot guess the next one.
+template <typename T>
+inline void prefetch_row(const T* row, int64_t M) {
+  const char* p = reinterpret_cast<const char*>(row);
+  const int64_t bytes = M * static_cast<int64_t>(sizeof(T));
+  for (int64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 3);
+}
+
+// Token of a choice c = j * N + n without a 64-bit division per row.
+class TokenOf {
+ public:
+  explicit TokenOf(int64_t N) : N_(N), inv_(N > 0 ? 1.0 / static_cast<double>(N) : 0.0) {}
+  int64_t operator()(int64_t c) const {
+    int64_t n = c - static_cast<int64_t>(static_cast<double>(c) * inv_) * N_;
+    if (n < 0) n += N_;  // the estimate of j can be off by one either way
+    if (n >= N_) n -= N_;
+    return n;
+  }
+
+ private:
+  int64_t N_;
+  double inv_;
+};
+
 // Elements of a row handled per tile when accumulating several rows into one.
 constexpr int64_t kTile = 512;
 
@@ -103,15 +128,43 @@ inline bool is_kept(const RoutingView& r, int64_t c) {
   return s >= 0 && s < r.C;
 }
 
-template <typename T>
-inline int gather_kept(const RoutingView& r, int64_t n, Kept* kept) {
-  int count = 0;
-  for (int64_t j = 0; j < r.k; ++j) {
-    const int64_t c = j * r.N + n;
-    if (is_kept(r, c)) kept[count++] = Kept{c, int64_t{r.idx[c]} * r.C + r.loc[c]};
+// The kept choices of consecutive tokens, gathered one token ahead so that the next token's rows
+// are prefetched while the current one is processed.
+class KeptPipeline {
+ public:
+  KeptPipeline(const RoutingView& r, int64_t begin, int64_t end)
+      : r_(r), end_(end), cur_(static_cast<size_t>(r.k)), next_(static_cast<size_t>(r.k)) {
+    next_count_ = begin < end ? gather(begin, next_.data()) : 0;
   }
-  return count;
-}
+
+  // Makes token n (the one after the previous call, starting at begin) current and prefetches
+  // the rows of token n + 1 in `rows_base`.
+  template <typename T>
+  void advance(int64_t n, const T* rows_base, int64_t M) {
+    cur_.swap(next_);
+    count_ = next_count_;
+    next_count_ = n + 1 < end_ ? gather(n + 1, next_.data()) : 0;
+    for (int i = 0; i < next_count_; ++i) prefetch_row(rows_base + next_[i].row * M, M);
+  }
+
+  const Kept* rows() const { return cur_.data(); }
+  int count() const { return count_; }
+
+ private:
+  int gather(int64_t n, Kept* out) const {
+    int count = 0;
+    for (int64_t j = 0; j < r_.k; ++j) {
+      const int64_t c = j * r_.N + n;
+      if (is_kept(r_, c)) out[count++] = Kept{c, int64_t{r_.idx[c]} * r_.C + r_.loc[c]};
+    }
+    return count;
+  }
+
+  const RoutingView& r_;
+  int64_t end_;
+  std::vector<Kept> cur_, next_;
+  int count_ = 0, next_count_ = 0;
+};
 
 // out = sum_i w_i * rows_i over the kept choices, accumulated in acc_t<T> in choice order.
 template <typename T>
@@ -149,14 +202,18 @@ template <typename T>
 void dispatch_forward(const RoutingView& r, const T* x, const T* gates, int64_t M, T* buffer) {
   const int64_t S = r.E * r.C;
   if (S <= 0 || M <= 0) return;
+  const TokenOf token_of(r.N);
   parallel_for(S, row_grain<T>(M, 2), [&](int64_t begin, int64_t end) {
     for (int64_t s = begin; s < end; ++s) {
+      if (s + 1 < end && r.slot_map[s + 1] >= 0) {
+        prefetch_row(x + token_of(r.slot_map[s + 1]) * M, M);
+      }
       T* dst = buffer + s * M;
       const int64_t c = r.slot_map[s];
       if (c < 0) {
         zero_row(dst, M);
       } else {
-        scale_row(dst, x + (c % r.N) * M, gates, c, M);
+        scale_row(dst, x + token_of(c) * M, gates, c, M);
       }
     }
   });
@@ -166,10 +223,10 @@ template <typename T>
 void combine_forward(const RoutingView& r, const T* buffer, const T* gates, int64_t M, T* out) {
   if (r.N <= 0 || M <= 0) return;
   parallel_for(r.N, row_grain<T>(M, 1 + r.k), [&](int64_t begin, int64_t end) {
-    std::vector<Kept> kept(static_cast<size_t>(r.k));
+    KeptPipeline kept(r, begin, end);
     for (int64_t n = begin; n < end; ++n) {
-      const int count = gather_kept<T>(r, n, kept.data());
-      weighted_sum_row(kept.data(), count, buffer, gates, M, out + n * M);
+      kept.advance(n, buffer, M);
+      weighted_sum_row(kept.rows(), kept.count(), buffer, gates, M, out + n * M);
     }
   });
 }
@@ -179,17 +236,18 @@ void dispatch_backward(const RoutingView& r, const T* grad_buffer, const T* x, c
                        int64_t M, T* grad_x, T* grad_gates) {
   if (r.N <= 0 || (!grad_x && !grad_gates)) return;
   parallel_for(r.N, row_grain<T>(M, 2 + r.k), [&](int64_t begin, int64_t end) {
-    std::vector<Kept> kept(static_cast<size_t>(r.k));
+    KeptPipeline kept(r, begin, end);
     for (int64_t n = begin; n < end; ++n) {
-      const int count = gather_kept<T>(r, n, kept.data());
+      kept.advance(n, grad_buffer, M);
+      const Kept* rows = kept.rows();
       if (grad_gates) {
         for (int64_t j = 0; j < r.k; ++j) grad_gates[j * r.N + n] = store<T>(acc_t<T>(0));
-        for (int i = 0; i < count; ++i) {
-          grad_gates[kept[i].choice] =
-              store<T>(dot_row(grad_buffer + kept[i].row * M, x + n * M, M));
+        for (int i = 0; i < kept.count(); ++i) {
+          grad_gates[rows[i].choice] =
+              store<T>(dot_row(grad_buffer + rows[i].row * M, x + n * M, M));
         }
       }
-      if (grad_x) weighted_sum_row(kept.data(), count, grad_buffer, gates, M, grad_x + n * M);
+      if (grad_x) weighted_sum_row(rows, kept.count(), grad_buffer, gates, M, grad_x + n * M);
     }
   });
 }
@@ -209,14 +267,18 @@ void combine_backward(const RoutingView& r, const T* grad_out, const T* buffer, 
   const int64_t S = r.E * r.C;
   if (S <= 0 || (!grad_buffer && !grad_gates)) return;
   const int64_t rows_per_slot = (grad_buffer ? 2 : 0) + (grad_gates ? 2 : 0);
+  const TokenOf token_of(r.N);
   parallel_for(S, row_grain<T>(M, rows_per_slot), [&](int64_t begin, int64_t end) {
     for (int64_t s = begin; s < end; ++s) {
+      if (s + 1 < end && r.slot_map[s + 1] >= 0) {
+        prefetch_row(grad_out + token_of(r.slot_map[s + 1]) * M, M);
+      }
       const int64_t c = r.slot_map[s];
       if (c < 0) {
         if (grad_buffer) zero_row(grad_buffer + s * M, M);
         continue;
       }
-      const T* go = grad_out + (c % r.N) * M;
+      const T* go = grad_out + token_of(c) * M;
       if (grad_buffer) scale_row(grad_buffer + s * M, go, gates, c, M);
       if (grad_gates) grad_gates[c] = store<T>(dot_row(go, buffer + s * M, M));
     }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -21,13 +23,95 @@ int64_t grain_for(int64_t work_per_item) {
   return std::max<int64_t>(1, kTargetChunkWork / std::max<int64_t>(1, work_per_item));
 }
 
-// a ranks before b: larger value first, NaN after every number, ties to the lower index.
+// Top-k selection on integer keys: a score and its expert index packed so that a larger key is a
+// larger score, ties going to the lower expert index, NaN below every number. Keys are distinct,
+// so the selection has one answer, and comparisons are single integer compares (branch-free
+// insertion below).
 template <typename T>
-inline bool ranks_before(T a, int32_t ia, T b, int32_t ib) {
-  if (a > b) return true;
-  if (a == b) return ia < ib;
-  return std::isnan(b) && !std::isnan(a);
+struct KeyOf;
+template <>
+struct KeyOf<float> {
+  using type = uint64_t;
+  using bits = uint32_t;
+};
+template <>
+struct KeyOf<double> {
+  using type = unsigned __int128;
+  using bits = uint64_t;
+};
+
+template <typename T>
+inline typename KeyOf<T>::type score_key(T v, int32_t e) {
+  using Key = typename KeyOf<T>::type;
+  using Bits = typename KeyOf<T>::bits;
+  constexpr int kBits = 8 * sizeof(Bits);
+  v += T(0);  // -0 -> +0, so equal scores give equal keys
+  Bits u;
+  std::memcpy(&u, &v, sizeof u);
+  // Order-preserving map of IEEE bits to unsigned: flip all bits of negatives, the sign of others.
+  const Bits sign = Bits(1) << (kBits - 1);
+  u = (u & sign) ? Bits(~u) : Bits(u | sign);
+  if (v != v) u = 0;  // NaN ranks last
+  return (Key(u) << 32) | Key(0xffffffffu - static_cast<uint32_t>(e));
 }
+
+template <typename Key>
+inline int32_t key_expert(Key key) {
+  return static_cast<int32_t>(0xffffffffu - static_cast<uint32_t>(key & 0xffffffffu));
+}
+
+// Inserts key (known to beat best[k-1]) into best[0..k-1], sorted descending; drops the last.
+template <typename Key>
+inline void insert_sorted(Key* best, int64_t k, Key key) {
+  for (int64_t i = k - 1; i > 0; --i) {
+    const Key prev = best[i - 1], cur = best[i];
+    best[i] = key > prev ? prev : (key > cur ? key : cur);
+  }
+  best[0] = key > best[0] ? key : best[0];
+}
+
+// best[0..K-1] = the K largest keys, descending. With K a constant the candidates live in
+// registers; every real key is > 0 (its low bits are >= 1), so zeros mark empty places.
+template <int K, typename Key>
+inline void select_top_fixed(const Key* keys, int64_t E, Key* out) {
+  Key best[K] = {};
+  for (int64_t e = 0; e < E; ++e) {
+    const Key key = keys[e];
+    if (key > best[K - 1]) insert_sorted(best, K, key);
+  }
+  for (int j = 0; j < K; ++j) out[j] = best[j];
+}
+
+template <typename Key>
+inline void select_top(const Key* keys, int64_t E, int64_t k, Key* out) {
+  switch (k) {
+    case 1:
+      return select_top_fixed<1>(keys, E, out);
+    case 2:
+      return select_top_fixed<2>(keys, E, out);
+    case 3:
+      return select_top_fixed<3>(keys, E, out);
+    case 4:
+      return select_top_fixed<4>(keys, E, out);
+    case 5:
+      return select_top_fixed<5>(keys, E, out);
+    case 6:
+      return select_top_fixed<6>(keys, E, out);
+    case 7:
+      return select_top_fixed<7>(keys, E, out);
+    case 8:
+      return select_top_fixed<8>(keys, E, out);
+    default:
+      break;
+  }
+  std::fill(out, out + k, Key(0));
+  for (int64_t e = 0; e < E; ++e) {
+    if (keys[e] > out[k - 1]) insert_sorted(out, k, keys[e]);
+  }
+}
+
+// Above this k a partial sort beats insertion.
+constexpr int64_t kInsertionMaxK = 16;
 
 void check_expert(int32_t e, int64_t E) {
   if (e < 0 || e >= E) {
@@ -46,33 +130,23 @@ void topk_choices(const T* scores, int64_t N, int64_t E, int64_t k, const float*
                                 std::to_string(k) + ", E=" + std::to_string(E) + ")");
   }
   if (N <= 0 || k == 0) return;
+  using Key = typename KeyOf<T>::type;
   parallel_for(N, grain_for(E), [&](int64_t begin, int64_t end) {
-    // Sorted top-k so far (best first), kept by insertion: O(E + inserts * k) per token.
-    std::vector<T> best_v(static_cast<size_t>(k));
-    std::vector<int32_t> best_i(static_cast<size_t>(k));
+    std::vector<Key> keys(static_cast<size_t>(E));
+    std::vector<Key> best(static_cast<size_t>(k));
     for (int64_t n = begin; n < end; ++n) {
       const T* row = scores + n * E;
-      int64_t filled = 0;
       for (int32_t e = 0; e < static_cast<int32_t>(E); ++e) {
-        T v = row[e];
-        if (selection_bias) v += static_cast<T>(selection_bias[e]);
-        int64_t pos;
-        if (filled < k) {
-          pos = filled++;
-        } else if (ranks_before(v, e, best_v[k - 1], best_i[k - 1])) {
-          pos = k - 1;
-        } else {
-          continue;
-        }
-        while (pos > 0 && ranks_before(v, e, best_v[pos - 1], best_i[pos - 1])) {
-          best_v[pos] = best_v[pos - 1];
-          best_i[pos] = best_i[pos - 1];
-          --pos;
-        }
-        best_v[pos] = v;
-        best_i[pos] = e;
+        const T v = selection_bias ? row[e] + static_cast<T>(selection_bias[e]) : row[e];
+        keys[e] = score_key(v, e);
       }
-      for (int64_t j = 0; j < k; ++j) idx[j * N + n] = best_i[j];
+      if (k <= kInsertionMaxK) {
+        select_top<Key>(keys.data(), E, k, best.data());
+        for (int64_t j = 0; j < k; ++j) idx[j * N + n] = key_expert(best[j]);
+      } else {
+        std::partial_sort(keys.begin(), keys.begin() + k, keys.end(), std::greater<Key>());
+        for (int64_t j = 0; j < k; ++j) idx[j * N + n] = key_expert(keys[j]);
+      }
     }
   });
 }
@@ -107,13 +181,16 @@ void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const i
   parallel_for(B, 1, [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
       int64_t* h = hist.data() + b * k * E;
-      for (int64_t t = block_begin(b); t < block_begin(b + 1); ++t) {
-        const int64_t n = token_at(t);
-        if (n < 0 || n >= N) throw std::out_of_range("moe_kernels: bad token_order entry");
-        for (int64_t j = 0; j < k; ++j) {
-          const int32_t e = idx[j * N + n];
+      const int64_t t0 = block_begin(b), t1 = block_begin(b + 1);
+      for (int64_t j = 0; j < k; ++j) {
+        const int32_t* __restrict idx_j = idx + j * N;
+        int64_t* __restrict h_j = h + j * E;
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t n = token_at(t);
+          if (n < 0 || n >= N) throw std::out_of_range("moe_kernels: bad token_order entry");
+          const int32_t e = idx_j[n];
           check_expert(e, E);
-          ++h[j * E + e];
+          ++h_j[e];
         }
       }
     }
@@ -145,11 +222,16 @@ void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const i
   parallel_for(B, 1, [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
       int64_t* next = hist.data() + b * k * E;
-      for (int64_t t = block_begin(b); t < block_begin(b + 1); ++t) {
-        const int64_t n = token_at(t);
-        for (int64_t j = 0; j < k; ++j) {
-          const int64_t c = j * N + n;
-          loc[c] = static_cast<int32_t>(next[j * E + idx[c]]++);
+      const int64_t t0 = block_begin(b), t1 = block_begin(b + 1);
+      // Choice-major: each pass over the block reads idx and writes loc sequentially (token
+      // order permitting), one row of counters at a time.
+      for (int64_t j = 0; j < k; ++j) {
+        const int32_t* __restrict idx_j = idx + j * N;
+        int32_t* __restrict loc_j = loc + j * N;
+        int64_t* __restrict next_j = next + j * E;
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t n = token_at(t);
+          loc_j[n] = static_cast<int32_t>(next_j[idx_j[n]]++);
         }
       }
     }
@@ -197,7 +279,8 @@ void build_slot_map(const int32_t* idx, const int32_t* loc, int64_t N, int64_t E
   std::fill(slot_map, slot_map + E * C, int64_t{-1});
   if (N <= 0 || k <= 0) return;
   // Each kept choice owns its slot, so the scatter has no conflicting writes.
-  parallel_for(N, grain_for(k), [&](int64_t begin, int64_t end) {
+  // Scalars captured by value: the int64 stores below could otherwise alias them.
+  parallel_for(N, grain_for(k), [=](int64_t begin, int64_t end) {
     for (int64_t j = 0; j < k; ++j) {
       for (int64_t n = begin; n < end; ++n) {
         const int64_t c = j * N + n;
