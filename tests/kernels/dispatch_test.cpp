@@ -49,8 +49,13 @@ RoutingView view(const ref::Routing& r) {
 
 std::vector<Shape> shapes() {
   std::vector<Shape> all = {
-      {1, 1, 1, 1, 1.0, false},    {5, 3, 2, 7, 1.0, false},    {64, 8, 2, 600, 0.5, false},
-      {64, 8, 2, 1100, 1.0, true}, {300, 16, 4, 16, 0.3, true},
+      {1, 1, 1, 1, 1.0, false},
+      {5, 3, 2, 7, 1.0, false},
+      {64, 8, 2, 600, 0.5, false},
+      {64, 8, 2, 1100, 1.0, true},
+      {300, 16, 4, 16, 0.3, true},
+      // N = 49: j * N / N rounds below j in double, exercising the token-of-choice correction.
+      {49, 4, 3, 9, 1.0, false},
   };
   for (int64_t k = 1; k <= 4; ++k) {
     for (double f : {0.0, 0.6, 1.0, 1.5}) all.push_back({97, 6, k, 33, f, k % 2 == 0});

@@ -171,6 +171,14 @@ TEST_P(RoutingBackendTest, TopkTiesGoToLowerExpert) {
   EXPECT_EQ(idx, (V32{0, 1, 0, /**/ 1, 2, 2, /**/ 2, 0, 1}));
 }
 
+TEST_P(RoutingBackendTest, TopkRanksNanLast) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> s = {nan, 0.2f, 0.5f, -nan, /**/ -0.f, 0.f, -1.f, nan};
+  V32 idx(6, -1);
+  be().routing<float>().topk_choices(s.data(), 2, 4, 3, nullptr, idx.data());
+  EXPECT_EQ(idx, (V32{2, 0, /**/ 1, 1, /**/ 0, 2}));  // -0 == +0: tie to the lower index
+}
+
 TEST_P(RoutingBackendTest, SelectionBiasChangesTheChoice) {
   const std::vector<double> s = {0.5, 0.3, 0.2, /**/ 0.1, 0.2, 0.7};
   V32 idx(4, -1);
