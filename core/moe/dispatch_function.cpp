@@ -44,13 +44,21 @@ kn::RoutingView saved_view(AutogradContext* ctx) {
                          shape[0], shape[1], shape[2], shape[3]};
 }
 
-at::Tensor contiguous_or_undefined(const at::Tensor& t) { return t.defined() ? t.contiguous() : t; }
+// LibTorch 1.13's Function::apply cannot take undefined tensors, so unit weights travel as an
+// empty placeholder; the kernels get a null gate pointer for it.
+at::Tensor gates_or_placeholder(const at::Tensor& gates, const at::Tensor& like) {
+  return gates.defined() ? gates.contiguous() : at::empty({0}, like.options());
+}
+
+at::Tensor gates_or_undefined(const at::Tensor& gates) {
+  return gates.numel() == 0 ? at::Tensor() : gates;
+}
 
 struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
   static at::Tensor forward(AutogradContext* ctx, at::Tensor x, at::Tensor gates,
                             const RoutingPlan& plan) {
     x = x.contiguous();
-    gates = contiguous_or_undefined(gates);
+    gates = gates_or_undefined(gates);
     const int64_t M = x.size(1);
     auto out = at::empty({plan.experts, plan.capacity, M}, x.options());
     const auto view = plan.view();
@@ -59,7 +67,7 @@ struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
       kn::dispatch_forward<T>(view, ptr<T>(x), ptr<T>(gates), M, ptr<T>(out));
     });
     save_plan(ctx, plan);
-    ctx->save_for_backward({x, gates});
+    ctx->save_for_backward({x, gates.defined() ? gates : at::empty({0}, x.options())});
     return out;
   }
 
@@ -67,12 +75,13 @@ struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
     ScopedPhase phase("dispatch_backward");
     auto saved = ctx->get_saved_variables();
     const auto& x = saved[0];
-    const auto& gates = saved[1];
+    const auto gates = gates_or_undefined(saved[1]);
     auto grad_buffer = grads[0].contiguous();
     const auto view = saved_view(ctx);
-    at::Tensor grad_x = at::empty_like(x);
+    at::Tensor grad_x;
+    if (ctx->needs_input_grad(0)) grad_x = at::empty_like(x);
     at::Tensor grad_gates;
-    if (gates.defined() && gates.requires_grad()) grad_gates = at::empty_like(gates);
+    if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
     with_kernel_type(x.scalar_type(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       kn::dispatch_backward<T>(view, ptr<T>(grad_buffer), ptr<T>(x), ptr<T>(gates), x.size(1),
@@ -86,7 +95,7 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
   static at::Tensor forward(AutogradContext* ctx, at::Tensor y, at::Tensor gates,
                             const RoutingPlan& plan) {
     y = y.contiguous();
-    gates = contiguous_or_undefined(gates);
+    gates = gates_or_undefined(gates);
     const int64_t M = y.size(2);
     auto out = at::empty({plan.tokens, M}, y.options());
     const auto view = plan.view();
@@ -95,7 +104,7 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
       kn::combine_forward<T>(view, ptr<T>(y), ptr<T>(gates), M, ptr<T>(out));
     });
     save_plan(ctx, plan);
-    ctx->save_for_backward({y, gates});
+    ctx->save_for_backward({y, gates.defined() ? gates : at::empty({0}, y.options())});
     return out;
   }
 
@@ -103,12 +112,13 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
     ScopedPhase phase("combine_backward");
     auto saved = ctx->get_saved_variables();
     const auto& y = saved[0];
-    const auto& gates = saved[1];
+    const auto gates = gates_or_undefined(saved[1]);
     auto grad_out = grads[0].contiguous();
     const auto view = saved_view(ctx);
-    at::Tensor grad_y = at::empty_like(y);
+    at::Tensor grad_y;
+    if (ctx->needs_input_grad(0)) grad_y = at::empty_like(y);
     at::Tensor grad_gates;
-    if (gates.defined() && gates.requires_grad()) grad_gates = at::empty_like(gates);
+    if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
     with_kernel_type(y.scalar_type(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       kn::combine_backward<T>(view, ptr<T>(grad_out), ptr<T>(y), ptr<T>(gates), y.size(2),
@@ -130,14 +140,14 @@ void check_gates(const at::Tensor& data, const at::Tensor& gates, const RoutingP
 at::Tensor dispatch_tokens(const at::Tensor& x, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(x.dim() == 2 && x.size(0) == plan.tokens, "dispatch input must be [tokens, dim]");
   check_gates(x, gates, plan);
-  return DispatchFunction::apply(x, gates, plan);
+  return DispatchFunction::apply(x, gates_or_placeholder(gates, x), plan);
 }
 
 at::Tensor combine_tokens(const at::Tensor& y, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(y.dim() == 3 && y.size(0) == plan.experts && y.size(1) == plan.capacity,
               "combine input must be [experts, capacity, dim]");
   check_gates(y, gates, plan);
-  return CombineFunction::apply(y, gates, plan);
+  return CombineFunction::apply(y, gates_or_placeholder(gates, y), plan);
 }
 
 }  // namespace moe
