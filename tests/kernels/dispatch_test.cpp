@@ -114,13 +114,13 @@ void check_against_reference(const Backend& be) {
       std::vector<T> gx_only(nm, poison<T>()), gg_only(kn, poison<T>());
       ops.dispatch_backward(v, gD.data(), x.data(), gates, s.M, gx_only.data(), nullptr);
       ops.dispatch_backward(v, gD.data(), x.data(), gates, s.M, nullptr, gg_only.data());
-      EXPECT_EQ(0, std::memcmp(gx_only.data(), gx.data(), nm * sizeof(T))) << what;
-      EXPECT_EQ(0, std::memcmp(gg_only.data(), gg.data(), kn * sizeof(T))) << what;
+      EXPECT_TRUE(same_bits(gx_only, gx)) << what;
+      EXPECT_TRUE(same_bits(gg_only, gg)) << what;
       std::vector<T> gY_only(ecm, poison<T>()), gg2_only(kn, poison<T>());
       ops.combine_backward(v, gout.data(), Y.data(), gates, s.M, gY_only.data(), nullptr);
       ops.combine_backward(v, gout.data(), Y.data(), gates, s.M, nullptr, gg2_only.data());
-      EXPECT_EQ(0, std::memcmp(gY_only.data(), gY.data(), ecm * sizeof(T))) << what;
-      EXPECT_EQ(0, std::memcmp(gg2_only.data(), gg2.data(), kn * sizeof(T))) << what;
+      EXPECT_TRUE(same_bits(gY_only, gY)) << what;
+      EXPECT_TRUE(same_bits(gg2_only, gg2)) << what;
     }
   }
 }
@@ -292,9 +292,6 @@ void check_thread_determinism(const Backend& be) {
     ops.combine_backward(v, o.out.data(), Y.data(), g.data(), s.M, o.gY.data(), o.gg2.data());
     return o;
   };
-  auto same_bits = [](const auto& a, const auto& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
-  };
   const Outputs one = run(1);
   for (int threads : {2, 3}) {
     const Outputs many = run(threads);
@@ -327,10 +324,10 @@ void check_zero_tokens(const Backend& be) {
   const std::vector<T> zeros(E * C * M, from_double<T>(0.0));
   std::vector<T> D(E * C * M, poison<T>());
   ops.dispatch_forward(v, nullptr, nullptr, M, D.data());
-  EXPECT_EQ(0, std::memcmp(D.data(), zeros.data(), D.size() * sizeof(T))) << type_name<T>();
+  EXPECT_TRUE(same_bits(D, zeros)) << type_name<T>();
   std::vector<T> gY(E * C * M, poison<T>());
   ops.combine_backward(v, nullptr, D.data(), nullptr, M, gY.data(), nullptr);
-  EXPECT_EQ(0, std::memcmp(gY.data(), zeros.data(), gY.size() * sizeof(T))) << type_name<T>();
+  EXPECT_TRUE(same_bits(gY, zeros)) << type_name<T>();
   ops.combine_forward(v, D.data(), nullptr, M, nullptr);
   ops.dispatch_backward(v, D.data(), nullptr, nullptr, M, nullptr, nullptr);
 }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -60,6 +61,13 @@ std::vector<T> random_vector(size_t n, std::mt19937& rng, double lo = -1.0, doub
 template <typename T>
 T poison() {
   return from_double<T>(std::numeric_limits<double>::quiet_NaN());
+}
+
+// Bitwise equality (NaN payloads, signed zeros and all).
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Element-wise |got - want| <= rtol * |want| + atol, reporting the first few mismatches.
