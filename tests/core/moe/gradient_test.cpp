@@ -24,7 +24,7 @@ void expect_gradient(const std::function<at::Tensor()>& f, at::Tensor t, double 
     const double down = f().item<double>();
     flat[i] = v;
     const double numeric = (up - down) / (2 * h);
-    EXPECT_NEAR(analytic.view(-1)[i].item<double>(), numeric, tol) << "element " << i;
+    EXPECT_NEAR(analytic.reshape(-1)[i].item<double>(), numeric, tol) << "element " << i;
   }
 }
 
