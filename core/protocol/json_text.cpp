@@ -53,14 +53,6 @@ std::string describe_json(const nlohmann::json& value) {
   }
 }
 
-std::optional<int64_t> double_to_int64(double value) {
-  // 2^63 is exactly representable; every double below it in magnitude that is integral fits.
-  constexpr double kTwo63 = 9223372036854775808.0;
-  if (!std::isfinite(value) || std::trunc(value) != value) return std::nullopt;
-  if (value < -kTwo63 || value >= kTwo63) return std::nullopt;
-  return static_cast<int64_t>(value);
-}
-
 std::optional<int64_t> json_to_int64(const nlohmann::json& value, std::string* why) {
   auto fail = [&](const char* reason) -> std::optional<int64_t> {
     if (why) *why = reason;
@@ -80,9 +72,10 @@ std::optional<int64_t> json_to_int64(const nlohmann::json& value, std::string* w
       double d = value.get<double>();
       if (!std::isfinite(d)) return fail("not finite");
       if (std::trunc(d) != d) return fail("not an integer");
-      std::optional<int64_t> i = double_to_int64(d);
-      if (!i) return fail("out of range");
-      return i;
+      // Beyond 2^53 a double need not be the integer that was written (-9223372036854775809
+      // reads as -2^63): refuse rather than silently round.
+      if (std::fabs(d) > 9007199254740992.0) return fail("out of range");
+      return static_cast<int64_t>(d);
     }
     default:
       return fail("not a number");

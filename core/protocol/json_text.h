@@ -16,11 +16,9 @@ std::string describe_json(const nlohmann::json& value);
 std::string format_number(double value);
 
 // A JSON number as int64 if it is one exactly: integers in range, or floats with an integral
-// value in range (8.0 -> 8). Fills *why ("not an integer", "out of range") when it returns nothing.
+// value up to 2^53 in magnitude (8.0 -> 8). Fills *why ("not an integer", "out of range") when it
+// returns nothing.
 std::optional<int64_t> json_to_int64(const nlohmann::json& value, std::string* why);
-
-// A double that fits in int64 exactly and is integral.
-std::optional<int64_t> double_to_int64(double value);
 
 // The JSON string literal for `text`, cut to a readable length; never throws on bad UTF-8.
 std::string quote(const std::string& text);

@@ -138,8 +138,11 @@ TEST(RunConfigParse, IntegersWrittenAsIntegralFloats) {
 
 TEST(RunConfigParse, IntegerOverflowIsAProblemNotUB) {
   auto problems = problems_of(json::parse(
-      R"({"seed": 18446744073709551615, "model": {"dim": 1e300}, "moe": {"experts": -9.3e18}})"));
-  EXPECT_THAT(pointers(problems), ElementsAre("/seed", "/model/dim", "/moe/experts"));
+      R"({"seed": 18446744073709551615, "model": {"dim": 1e300}, "moe": {"experts": -9.3e18},)"
+      R"("train": {"steps": -9223372036854775809, "threads": 9007199254740994.0}})"));
+  // -9223372036854775809 would round to -2^63 as a double: refused, not silently changed.
+  EXPECT_THAT(pointers(problems),
+              ElementsAre("/seed", "/model/dim", "/moe/experts", "/train/steps", "/train/threads"));
   for (const auto& p : problems) EXPECT_THAT(p.message, HasSubstr("(out of range)"));
   // The extremes that do fit are read exactly.
   RunConfig c = config_from_json(
