@@ -1,0 +1,52 @@
+// moe-train bench end to end on a tiny layer: the table, the JSON keys of SPEC section 7.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "process.h"
+
+namespace moe::test {
+namespace {
+
+TEST(BenchCommand, SweepWritesOneJsonObjectPerConfig) {
+  TempDir dir;
+  auto json_path = dir.file("bench.json");
+  auto r = run_moe_train({"bench", "--set", "model.dim=32", "--set", "moe.hidden=64",
+                          "--set", "model.seq_len=8", "--set", "train.batch_size=8",
+                          "--sweep", "moe.experts=4,8", "--sweep", "moe.top_k=1,2",
+                          "--iters", "2", "--min-time", "0", "--json", json_path});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_NE(r.out.find("moe.experts=8 moe.top_k=2"), std::string::npos) << r.out;
+  nlohmann::json results;
+  std::ifstream(json_path) >> results;
+  ASSERT_EQ(results.size(), 4u);
+  for (const auto& item : results) {
+    for (const char* key : {"config", "tokens", "forward_tokens_per_s", "train_tokens_per_s",
+                            "train_tflops", "efficiency", "phases_ms", "naive_train_tokens_per_s"}) {
+      EXPECT_TRUE(item.contains(key)) << key;
+    }
+    EXPECT_EQ(item["tokens"], 64);
+    EXPECT_GT(item["train_tokens_per_s"].get<double>(), 0);
+    EXPECT_GT(item["efficiency"].get<double>(), 0);
+    EXPECT_TRUE(item["phases_ms"].contains("experts"));
+    // Our layer and the naive GShard formulation compute the same output.
+    EXPECT_LT(item["naive_max_abs_diff"].get<double>(), 1e-4);
+  }
+  EXPECT_EQ(results[3]["config"]["moe.experts"], 8);
+  EXPECT_EQ(results[3]["config"]["moe.top_k"], 2);
+}
+
+TEST(BenchCommand, BadSweepIsExitTwoBeforeMeasuring) {
+  auto r = run_moe_train({"bench", "--sweep", "moe.top_k=1,99"});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.err.find("/moe/top_k"), std::string::npos) << r.err;
+  auto r2 = run_moe_train({"bench", "--sweep", "moe.nothing=1"});
+  EXPECT_EQ(r2.exit_status, 2);
+  EXPECT_NE(r2.err.find("moe.nothing"), std::string::npos) << r2.err;
+  auto r3 = run_moe_train({"bench", "--sweep", "moe.top_k"});
+  EXPECT_EQ(r3.exit_status, 2);
+}
+
+}  // namespace
+}  // namespace moe::test

@@ -1,0 +1,53 @@
+// moe-train validate: exit status and messages for good and bad configs.
+#include <gtest/gtest.h>
+
+#include "process.h"
+
+namespace moe::test {
+namespace {
+
+
+TEST(ValidateCommand, AcceptsAGoodConfig) {
+  TempDir dir;
+  auto path = dir.write("ok.json", R"({"name": "ok", "moe": {"experts": 4, "top_k": 2}})");
+  auto r = run_moe_train({"validate", "--config", path});
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_NE(r.out.find("ok"), std::string::npos);
+}
+
+TEST(ValidateCommand, ReportsEveryProblemWithExitTwo) {
+  TempDir dir;
+  auto path = dir.write("bad.json", R"({"moe": {"experts": 8, "top_k": 9, "colour": 1},
+                                        "model": {"dim": 7}})");
+  auto r = run_moe_train({"validate", "--config", path});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.err.find("/moe/colour"), std::string::npos) << r.err;
+  // Structural problems come first; a config with only range problems lists them all.
+  auto path2 = dir.write("bad2.json", R"({"moe": {"experts": 8, "top_k": 9}, "model": {"dim": 7}})");
+  auto r2 = run_moe_train({"validate", "--config", path2});
+  EXPECT_EQ(r2.exit_status, 2);
+  EXPECT_NE(r2.err.find("bad2.json: /moe/top_k"), std::string::npos) << r2.err;
+  EXPECT_NE(r2.err.find("/model/dim"), std::string::npos) << r2.err;
+}
+
+TEST(ValidateCommand, MissingFileAndSyntaxErrorAreBadInput) {
+  TempDir dir;
+  auto r = run_moe_train({"validate", "--config", dir.file("absent.json")});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.err.find("absent.json"), std::string::npos) << r.err;
+  auto path = dir.write("broken.json", "{\n  \"name\": \"x\",\n  oops\n}");
+  auto r2 = run_moe_train({"validate", "--config", path});
+  EXPECT_EQ(r2.exit_status, 2);
+  EXPECT_NE(r2.err.find("broken.json"), std::string::npos) << r2.err;
+  EXPECT_NE(r2.err.find("line 3"), std::string::npos) << r2.err;
+}
+
+TEST(ValidateCommand, BadArgumentsAreExitTwo) {
+  EXPECT_EQ(run_moe_train({"validate"}).exit_status, 2);
+  EXPECT_EQ(run_moe_train({"no-such-command"}).exit_status, 2);
+  EXPECT_EQ(run_moe_train({}).exit_status, 2);
+  EXPECT_EQ(run_moe_train({"--help"}).exit_status, 0);
+}
+
+}  // namespace
+}  // namespace moe::test
