@@ -1,5 +1,7 @@
 #include "moe/experts.h"
 
+#include "moe/expert_activation.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -41,10 +43,8 @@ ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Act
 }
 
 at::Tensor ExpertsImpl::forward(const at::Tensor& d) {
-  // The bias rides in the GEMM's beta=1 input, so no separate pass adds it.
-  auto h = fc1_b_.defined() ? at::baddbmm(fc1_b_.unsqueeze(1), d, fc1_w_.transpose(1, 2))
-                            : at::bmm(d, fc1_w_.transpose(1, 2));
-  h = apply_activation(h, act_);
+  auto h = expert_activation(at::bmm(d, fc1_w_.transpose(1, 2)), fc1_b_, act_);
+  // The fc2 bias rides in the GEMM's beta=1 input, so no separate pass adds it.
   return fc2_b_.defined() ? at::baddbmm(fc2_b_.unsqueeze(1), h, fc2_w_) : at::bmm(h, fc2_w_);
 }
 
