@@ -89,12 +89,16 @@ inline acc_t<T> dot_row(const T* __restrict a, const T* __restrict b, int64_t M)
   return part[0];
 }
 
-// Asks for a row to be brought into cache ahead of use: the rows a kernel gathers are scattered
-// (one per slot or per choice), so the hardware prefetcher cannot guess the next one.
+// Starts fetching a row before it is used: the rows a kernel gathers are scattered (one per slot
+// or per choice), so the hardware prefetcher cannot guess the next one. Touching the first few
+// lines is enough to start the page walk and the hardware stream; prefetching whole rows floods
+// the line-fill buffers and measured slower.
+constexpr int64_t kPrefetchBytes = 256;
+
 template <typename T>
 inline void prefetch_row(const T* row, int64_t M) {
   const char* p = reinterpret_cast<const char*>(row);
-  const int64_t bytes = M * static_cast<int64_t>(sizeof(T));
+  const int64_t bytes = std::min<int64_t>(kPrefetchBytes, M * static_cast<int64_t>(sizeof(T)));
   for (int64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 3);
 }
 
