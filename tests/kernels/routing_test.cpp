@@ -196,7 +196,8 @@ template <typename T>
 void check_topk_random(const Backend& be) {
   std::mt19937 rng(11);
   for (int64_t E : {1, 2, 7, 64}) {
-    for (int64_t k : {int64_t{1}, int64_t{2}, std::min<int64_t>(4, E), E}) {
+    for (int64_t k :
+         {int64_t{1}, int64_t{2}, std::min<int64_t>(4, E), std::min<int64_t>(12, E), E}) {
       if (k > E) continue;
       const int64_t N = 301;
       auto scores = random_vector<T>(static_cast<size_t>(N * E), rng, 0.0, 1.0);
