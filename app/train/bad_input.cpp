@@ -11,9 +11,8 @@ protocol::RunConfig load_valid_config(const std::string& path,
   try {
     auto json = protocol::read_config_json_file(path);
     for (const auto& assignment : overrides) protocol::apply_override(json, assignment);
-    std::vector<protocol::ConfigProblem> problems;
-    auto config = protocol::parse_config(json, &problems);
-    if (problems.empty()) problems = protocol::validate(config);
+    protocol::RunConfig config;
+    auto problems = protocol::check(json, &config);
     if (problems.empty()) return config;
     for (const auto& p : problems) message += path + ": " + protocol::format_problem(p) + "\n";
   } catch (const protocol::ConfigError& e) {

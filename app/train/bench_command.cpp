@@ -63,9 +63,8 @@ protocol::RunConfig resolve(const nlohmann::json& base, const std::vector<std::s
                             const std::string& where) {
   auto json = base;
   for (const auto& assignment : sets) protocol::apply_override(json, assignment);
-  std::vector<protocol::ConfigProblem> problems;
-  auto config = protocol::parse_config(json, &problems);
-  if (problems.empty()) problems = protocol::validate(config);
+  protocol::RunConfig config;
+  auto problems = protocol::check(json, &config);
   if (problems.empty()) return config;
   std::string message;
   for (const auto& p : problems) message += where + ": " + protocol::format_problem(p) + "\n";
