@@ -8,10 +8,12 @@
 #include "commands.h"
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
+#include "runtime/allocator.h"
 
 using namespace moe::train;
 
 int main(int argc, char** argv) {
+  moe::keep_freed_memory_in_process();
   CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(MOE_ENGINE_VERSION));
