@@ -1,6 +1,6 @@
 #include "moe/experts.h"
 
-#include "moe/expert_activation.h"
+#include "moe/expert_ffn.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -12,15 +12,6 @@ Activation parse_activation(const std::string& name) {
   if (name == "relu") return Activation::relu;
   if (name == "silu") return Activation::silu;
   throw std::invalid_argument("unknown activation '" + name + "' (expected gelu, relu or silu)");
-}
-
-at::Tensor apply_activation(const at::Tensor& h, Activation act) {
-  switch (act) {
-    case Activation::gelu: return at::gelu(h);  // exact (erf) form
-    case Activation::relu: return at::relu(h);
-    case Activation::silu: return at::silu(h);
-  }
-  return h;
 }
 
 ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Activation act,
@@ -43,9 +34,7 @@ ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Act
 }
 
 at::Tensor ExpertsImpl::forward(const at::Tensor& d) {
-  auto h = expert_activation(at::bmm(d, fc1_w_.transpose(1, 2)), fc1_b_, act_);
-  // The fc2 bias rides in the GEMM's beta=1 input, so no separate pass adds it.
-  return fc2_b_.defined() ? at::baddbmm(fc2_b_.unsqueeze(1), h, fc2_w_) : at::bmm(h, fc2_w_);
+  return expert_ffn(d, ExpertWeights{fc1_w_, fc1_b_, fc2_w_, fc2_b_}, act_);
 }
 
 }  // namespace moe

@@ -9,7 +9,6 @@ namespace moe {
 
 enum class Activation { gelu, relu, silu };
 Activation parse_activation(const std::string& name);
-at::Tensor apply_activation(const at::Tensor& h, Activation act);
 
 class ExpertsImpl : public torch::nn::Module {
  public:

@@ -1,0 +1,24 @@
+#pragma once
+// The batched expert FFN Y = act(D W1^T + b1) W2 + b2 as one autograd operation.
+// Writing forward and backward by hand lets every GEMM produce its result in the layout the
+// parameter needs (no transposed gradients copied by autograd afterwards) and runs the
+// element-wise work (bias, activation, bias gradients) on the kernels' worker pool. LibTorch's
+// element-wise ops would run on its intra-op pool, which may be kept at one thread so as not to
+// fight OpenBLAS's threads in the GEMMs.
+#include <torch/torch.h>
+
+#include "moe/experts.h"
+
+namespace moe {
+
+struct ExpertWeights {
+  at::Tensor fc1_w;  // [E, H, M]
+  at::Tensor fc1_b;  // [E, H] or undefined
+  at::Tensor fc2_w;  // [E, H, M]
+  at::Tensor fc2_b;  // [E, M] or undefined
+};
+
+// dispatched [E, C, M] -> [E, C, M]
+at::Tensor expert_ffn(const at::Tensor& dispatched, const ExpertWeights& w, Activation act);
+
+}  // namespace moe
