@@ -21,6 +21,17 @@ struct GemmCeiling {
   double train_ms = 0;    // the 6 GEMMs of forward + backward
 };
 
+// The six GEMMs on random operands of the layer's shapes.
+class ExpertGemms {
+ public:
+  explicit ExpertGemms(const ExpertShape& shape);
+  void forward() const;
+  void backward() const;
+
+ private:
+  at::Tensor d_, w1t_, w2_, h_, grad_y_;
+};
+
 // Times the GEMMs under every candidate thread configuration and keeps the fastest (by train_ms).
 GemmCeiling measure_gemm_ceiling(const ExpertShape& shape, const TimingOptions& timing,
                                  const std::vector<ThreadConfig>& candidates);

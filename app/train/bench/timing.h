@@ -30,3 +30,41 @@ double median_ms(const TimingOptions& opt, Fn&& fn) {
 }
 
 }  // namespace moe::train
+
+namespace moe::train {
+
+struct PairedTiming {
+  double a_ms = 0, b_ms = 0;  // medians
+  double a_over_b = 0;        // median of the per-round ratios
+};
+
+// Times a and b alternately, one run each per round, so that the drift of a shared machine hits
+// both alike; the per-round ratio is far steadier than the ratio of two separate medians.
+template <typename FnA, typename FnB>
+PairedTiming paired_median_ms(const TimingOptions& opt, FnA&& a, FnB&& b) {
+  using clock = std::chrono::steady_clock;
+  auto time_ms = [](auto& fn) {
+    const auto t0 = clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+  };
+  for (int i = 0; i < opt.warmup; ++i) {
+    a();
+    b();
+  }
+  std::vector<double> as, bs, ratios;
+  const auto begin = clock::now();
+  while (static_cast<int>(as.size()) < opt.min_iters ||
+         std::chrono::duration<double>(clock::now() - begin).count() < opt.min_seconds) {
+    as.push_back(time_ms(a));
+    bs.push_back(time_ms(b));
+    ratios.push_back(as.back() / bs.back());
+  }
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  return PairedTiming{median(as), median(bs), median(ratios)};
+}
+
+}  // namespace moe::train
