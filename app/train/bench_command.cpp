@@ -1,5 +1,6 @@
 // moe-train bench: the layer benchmark of SPEC section 7 over a sweep of configs.
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -95,6 +96,13 @@ int run_bench(const BenchArgs& args) {
     sets.insert(sets.begin(), args.overrides.begin(), args.overrides.end());
     points.push_back(resolve(base, sets, where));
   }
+  if (!args.json_out.empty()) {
+    // Fail before minutes of measuring, and without leaving an empty file behind.
+    auto dir = std::filesystem::absolute(args.json_out).parent_path();
+    if (!std::filesystem::is_directory(dir)) {
+      throw BadInput("--json " + args.json_out + ": directory " + dir.string() + " does not exist");
+    }
+  }
   LayerBenchOptions options;
   options.timing.min_iters = args.iters;
   options.timing.min_seconds = args.min_seconds;
@@ -119,7 +127,8 @@ int run_bench(const BenchArgs& args) {
     nlohmann::json array = nlohmann::json::array();
     for (const auto& r : results) array.push_back(bench_json(r));
     std::ofstream out(args.json_out);
-    if (!(out << array.dump(2) << "\n")) throw BadInput("--json " + args.json_out + ": cannot write");
+    if (!(out << array.dump(2) << "\n"))
+      throw BadInput("--json " + args.json_out + ": cannot write");
   }
   return kExitOk;
 }

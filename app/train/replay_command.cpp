@@ -106,7 +106,8 @@ int run_replay(const ReplayArgs& args) {
 }  // namespace
 
 Command add_replay_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "Apply one MoE layer to tensors from a safetensors file");
+  auto* cmd =
+      app.add_subcommand("replay", "Apply one MoE layer to tensors from a safetensors file");
   auto args = std::make_shared<ReplayArgs>();
   cmd->add_option("--config", args->config, "RunConfig JSON (uses moe and model.dim)")->required();
   cmd->add_option("--tensors", args->tensors_in, "input safetensors: input, weights[, grad_output]")

@@ -15,10 +15,14 @@ namespace {
 template <typename Fn>
 void with_kernel_type(at::ScalarType dtype, Fn&& fn) {
   switch (dtype) {
-    case at::kFloat: return fn(static_cast<float*>(nullptr));
-    case at::kDouble: return fn(static_cast<double*>(nullptr));
-    case at::kBFloat16: return fn(static_cast<kn::bfloat16*>(nullptr));
-    default: TORCH_CHECK(false, "MoE dispatch supports float32, float64 and bfloat16, got ", dtype);
+    case at::kFloat:
+      return fn(static_cast<float*>(nullptr));
+    case at::kDouble:
+      return fn(static_cast<double*>(nullptr));
+    case at::kBFloat16:
+      return fn(static_cast<kn::bfloat16*>(nullptr));
+    default:
+      TORCH_CHECK(false, "MoE dispatch supports float32, float64 and bfloat16, got ", dtype);
   }
 }
 
@@ -31,8 +35,8 @@ void save_plan(AutogradContext* ctx, const RoutingPlan& plan) {
   ctx->saved_data["idx"] = plan.idx;
   ctx->saved_data["loc"] = plan.loc;
   ctx->saved_data["slot_map"] = plan.slot_map;
-  ctx->saved_data["shape"] = std::vector<int64_t>{plan.tokens, plan.experts, plan.top_k,
-                                                  plan.capacity};
+  ctx->saved_data["shape"] =
+      std::vector<int64_t>{plan.tokens, plan.experts, plan.top_k, plan.capacity};
 }
 
 // Rebuilds the kernels' view of the plan saved by save_plan; the tensors stay owned by ctx.
@@ -41,7 +45,10 @@ kn::RoutingView saved_view(AutogradContext* ctx) {
   return kn::RoutingView{ctx->saved_data["idx"].toTensor().data_ptr<int32_t>(),
                          ctx->saved_data["loc"].toTensor().data_ptr<int32_t>(),
                          ctx->saved_data["slot_map"].toTensor().data_ptr<int64_t>(),
-                         shape[0], shape[1], shape[2], shape[3]};
+                         shape[0],
+                         shape[1],
+                         shape[2],
+                         shape[3]};
 }
 
 // LibTorch 1.13's Function::apply cannot take undefined tensors, so unit weights travel as an

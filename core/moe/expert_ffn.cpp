@@ -16,8 +16,8 @@ struct ExpertFfnFunction : torch::autograd::Function<ExpertFfnFunction> {
     d = d.contiguous();
     auto z = at::bmm(d, w1.transpose(1, 2));  // [E, C, H]
     auto a = at::empty_like(z);
-    bias_activation_rows(z, b1, a, act);      // z += b1 (in place), a = act(z)
-    auto y = at::bmm(a, w2);                  // [E, C, M]
+    bias_activation_rows(z, b1, a, act);  // z += b1 (in place), a = act(z)
+    auto y = at::bmm(a, w2);              // [E, C, M]
     add_bias_rows(y, b2);
     ctx->save_for_backward({d, w1, w2, z, a});
     ctx->saved_data["act"] = act_code;
@@ -36,8 +36,8 @@ struct ExpertFfnFunction : torch::autograd::Function<ExpertFfnFunction> {
     if (ctx->saved_data["b2"].toBool()) grad_b2 = sum_rows(grad_y);
     at::Tensor grad_w2, grad_w1, grad_d;
     if (ctx->needs_input_grad(3)) grad_w2 = at::bmm(a.transpose(1, 2), grad_y);  // [E, H, M]
-    auto grad_z = at::bmm(grad_y, w2.transpose(1, 2));           // [E, C, H], grad of a
-    activation_backward_rows(grad_z, z, act);                    // now the grad of z
+    auto grad_z = at::bmm(grad_y, w2.transpose(1, 2));  // [E, C, H], grad of a
+    activation_backward_rows(grad_z, z, act);           // now the grad of z
     if (ctx->saved_data["b1"].toBool()) grad_b1 = sum_rows(grad_z);
     if (ctx->needs_input_grad(1)) grad_w1 = at::bmm(grad_z.transpose(1, 2), d);  // [E, H, M]
     if (ctx->needs_input_grad(0)) grad_d = at::bmm(grad_z, w1);                  // [E, C, M]

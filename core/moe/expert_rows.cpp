@@ -26,9 +26,15 @@ void for_each_row_run(int64_t experts, int64_t capacity, Fn&& fn) {
 
 void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
   switch (act) {
-    case Activation::gelu: at::gelu_out(out, z); break;
-    case Activation::relu: at::clamp_min_out(out, z, 0); break;
-    case Activation::silu: at::silu_out(out, z); break;
+    case Activation::gelu:
+      at::gelu_out(out, z);
+      break;
+    case Activation::relu:
+      at::clamp_min_out(out, z, 0);
+      break;
+    case Activation::silu:
+      at::silu_out(out, z);
+      break;
   }
 }
 
@@ -46,9 +52,8 @@ void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out
 
 void add_bias_rows(at::Tensor& y, const at::Tensor& bias) {
   if (bias.numel() == 0) return;
-  for_each_row_run(y.size(0), y.size(1), [&](int64_t e, int64_t r0, int64_t r1) {
-    y[e].slice(0, r0, r1).add_(bias[e]);
-  });
+  for_each_row_run(y.size(0), y.size(1),
+                   [&](int64_t e, int64_t r0, int64_t r1) { y[e].slice(0, r0, r1).add_(bias[e]); });
 }
 
 void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation act) {
@@ -56,9 +61,15 @@ void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation 
     auto g = grad[e].slice(0, r0, r1);
     const auto zc = z[e].slice(0, r0, r1);
     switch (act) {
-      case Activation::gelu: at::gelu_backward_out(g, g, zc); break;
-      case Activation::relu: g.masked_fill_(zc <= 0, 0); break;
-      case Activation::silu: at::silu_backward_out(g, g, zc); break;
+      case Activation::gelu:
+        at::gelu_backward_out(g, g, zc);
+        break;
+      case Activation::relu:
+        g.masked_fill_(zc <= 0, 0);
+        break;
+      case Activation::silu:
+        at::silu_backward_out(g, g, zc);
+        break;
     }
   });
 }

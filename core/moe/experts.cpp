@@ -25,7 +25,8 @@ ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Act
   fc2_w_ = register_parameter("batched_fc2_w",
                               torch::empty({experts, hidden, model_dim}).uniform_(-b2, b2));
   if (fc1_bias) {
-    fc1_b_ = register_parameter("batched_fc1_bias", torch::empty({experts, hidden}).uniform_(-b1, b1));
+    fc1_b_ =
+        register_parameter("batched_fc1_bias", torch::empty({experts, hidden}).uniform_(-b1, b1));
   }
   if (fc2_bias) {
     fc2_b_ = register_parameter("batched_fc2_bias",

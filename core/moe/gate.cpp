@@ -13,8 +13,8 @@ static at::Tensor as_dtype(const at::Tensor& w, const at::Tensor& like) {
 }
 
 TopGateImpl::TopGateImpl(int64_t model_dim, int64_t experts) {
-  wg_ = register_module("wg", torch::nn::Linear(
-                                  torch::nn::LinearOptions(model_dim, experts).bias(false)));
+  wg_ = register_module(
+      "wg", torch::nn::Linear(torch::nn::LinearOptions(model_dim, experts).bias(false)));
 }
 
 at::Tensor TopGateImpl::logits(const at::Tensor& x) {

@@ -37,8 +37,9 @@ LoadStats load_stats_from_counts(const std::vector<int64_t>& demand,
 double router_entropy(const at::Tensor& scores) {
   const int64_t E = scores.size(1);
   if (E <= 1 || scores.size(0) == 0) return 1.0;
-  auto p = scores.detach().to(at::kDouble);
-  auto h = -(p * p.clamp_min(1e-300).log()).sum(1);
+  auto p = scores.detach();
+  if (p.scalar_type() != at::kDouble) p = p.to(at::kFloat);  // float is plenty for a metric
+  auto h = -(p * p.clamp_min(1e-30).log()).sum(1);
   return h.mean().item<double>() / std::log(static_cast<double>(E));
 }
 

@@ -16,10 +16,14 @@ namespace {
 // Machine epsilon of a floating dtype: the floor of the normalising denominator (SPEC 1.2.4).
 double dtype_eps(at::ScalarType t) {
   switch (t) {
-    case at::kDouble: return std::numeric_limits<double>::epsilon();
-    case at::kBFloat16: return 0.0078125;
-    case at::kHalf: return 0.0009765625;
-    default: return std::numeric_limits<float>::epsilon();
+    case at::kDouble:
+      return std::numeric_limits<double>::epsilon();
+    case at::kBFloat16:
+      return 0.0078125;
+    case at::kHalf:
+      return 0.0009765625;
+    default:
+      return std::numeric_limits<float>::epsilon();
   }
 }
 
@@ -33,8 +37,7 @@ std::shared_ptr<GateImpl> make_gate(int64_t dim, const protocol::MoeConfig& c) {
 
 }  // namespace
 
-MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config,
-                           int64_t alignment)
+MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config, int64_t alignment)
     : model_dim_(model_dim), config_(config), alignment_(alignment) {
   gate_ = make_gate(model_dim, config);
   gates_ = register_module("gates", torch::nn::ModuleList(gate_));

@@ -9,8 +9,13 @@ namespace moe {
 namespace kn = moe::kernels;
 
 kernels::RoutingView RoutingPlan::view() const {
-  return kn::RoutingView{idx.data_ptr<int32_t>(), loc.data_ptr<int32_t>(),
-                         slot_map.data_ptr<int64_t>(), tokens, experts, top_k, capacity};
+  return kn::RoutingView{idx.data_ptr<int32_t>(),
+                         loc.data_ptr<int32_t>(),
+                         slot_map.data_ptr<int64_t>(),
+                         tokens,
+                         experts,
+                         top_k,
+                         capacity};
 }
 
 namespace {
@@ -70,8 +75,7 @@ RoutingPlan make_routing_plan(const at::Tensor& scores_in, const at::Tensor& sel
   kn::demand_from_counts(plan.counts.data_ptr<int64_t>(), E, k, plan.demand.data());
   int64_t max_demand = E > 0 ? *std::max_element(plan.demand.begin(), plan.demand.end()) : 0;
   if (options.reduce_max_demand) max_demand = options.reduce_max_demand(max_demand);
-  plan.capacity =
-      kn::capacity(options.capacity_factor, N, E, k, max_demand, options.alignment);
+  plan.capacity = kn::capacity(options.capacity_factor, N, E, k, max_demand, options.alignment);
   plan.kept.assign(E, 0);
   kn::kept_counts(plan.demand.data(), E, plan.capacity, plan.kept.data());
 

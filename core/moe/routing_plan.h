@@ -12,10 +12,10 @@ namespace moe {
 
 struct RoutingPlan {
   int64_t tokens = 0, experts = 0, top_k = 0, capacity = 0;
-  at::Tensor idx;       // [k, N] int32, choice-major
-  at::Tensor loc;       // [k, N] int32, slot inside the expert; >= capacity means dropped
-  at::Tensor counts;    // [k, E] int64, c_j[e]
-  at::Tensor slot_map;  // [E, C] int64, j*N+n of the choice in each slot or -1
+  at::Tensor idx;               // [k, N] int32, choice-major
+  at::Tensor loc;               // [k, N] int32, slot inside the expert; >= capacity means dropped
+  at::Tensor counts;            // [k, E] int64, c_j[e]
+  at::Tensor slot_map;          // [E, C] int64, j*N+n of the choice in each slot or -1
   std::vector<int64_t> demand;  // [E], all choices before capacity
   std::vector<int64_t> kept;    // [E], min(demand, capacity)
 

@@ -47,8 +47,7 @@ class ActivePhaseTimes {
 // Adds the time from construction to destruction to `phase` of the active PhaseTimes, if any.
 class ScopedPhase {
  public:
-  explicit ScopedPhase(const char* phase)
-      : times_(detail::active_phase_times()), phase_(phase) {
+  explicit ScopedPhase(const char* phase) : times_(detail::active_phase_times()), phase_(phase) {
     if (times_) start_ = std::chrono::steady_clock::now();
   }
   ~ScopedPhase() {

@@ -12,18 +12,19 @@ namespace {
 TEST(BenchCommand, SweepWritesOneJsonObjectPerConfig) {
   TempDir dir;
   auto json_path = dir.file("bench.json");
-  auto r = run_moe_train({"bench", "--set", "model.dim=32", "--set", "moe.hidden=64",
-                          "--set", "model.seq_len=8", "--set", "train.batch_size=8",
-                          "--sweep", "moe.experts=4,8", "--sweep", "moe.top_k=1,2",
-                          "--iters", "2", "--min-time", "0", "--json", json_path});
+  auto r = run_moe_train({"bench", "--set", "model.dim=32", "--set", "moe.hidden=64", "--set",
+                          "model.seq_len=8", "--set", "train.batch_size=8", "--sweep",
+                          "moe.experts=4,8", "--sweep", "moe.top_k=1,2", "--iters", "2",
+                          "--min-time", "0", "--json", json_path});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_NE(r.out.find("moe.experts=8 moe.top_k=2"), std::string::npos) << r.out;
   nlohmann::json results;
   std::ifstream(json_path) >> results;
   ASSERT_EQ(results.size(), 4u);
   for (const auto& item : results) {
-    for (const char* key : {"config", "tokens", "forward_tokens_per_s", "train_tokens_per_s",
-                            "train_tflops", "efficiency", "phases_ms", "naive_train_tokens_per_s"}) {
+    for (const char* key :
+         {"config", "tokens", "forward_tokens_per_s", "train_tokens_per_s", "train_tflops",
+          "efficiency", "phases_ms", "naive_train_tokens_per_s"}) {
       EXPECT_TRUE(item.contains(key)) << key;
     }
     EXPECT_EQ(item["tokens"], 64);
@@ -46,6 +47,12 @@ TEST(BenchCommand, BadSweepIsExitTwoBeforeMeasuring) {
   EXPECT_NE(r2.err.find("moe.nothing"), std::string::npos) << r2.err;
   auto r3 = run_moe_train({"bench", "--sweep", "moe.top_k"});
   EXPECT_EQ(r3.exit_status, 2);
+  auto r4 = run_moe_train({"bench", "--json", "/nonexistent-dir/out.json"});
+  EXPECT_EQ(r4.exit_status, 2);
+  EXPECT_NE(r4.err.find("/nonexistent-dir"), std::string::npos) << r4.err;
+  auto r5 = run_moe_train({"bench", "--set", "train.dtype=float16"});
+  EXPECT_EQ(r5.exit_status, 2);
+  EXPECT_NE(r5.err.find("train.dtype"), std::string::npos) << r5.err;
 }
 
 }  // namespace

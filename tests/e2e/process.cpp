@@ -31,7 +31,8 @@ ProcessResult run_moe_train(const std::vector<std::string>& args) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    if (!freopen(out_path.c_str(), "w", stdout) || !freopen(err_path.c_str(), "w", stderr)) _exit(127);
+    if (!freopen(out_path.c_str(), "w", stdout) || !freopen(err_path.c_str(), "w", stderr))
+      _exit(127);
     std::vector<char*> argv;
     std::string bin = MOE_TRAIN_BIN;
     argv.push_back(bin.data());

@@ -6,7 +6,6 @@
 namespace moe::test {
 namespace {
 
-
 TEST(ValidateCommand, AcceptsAGoodConfig) {
   TempDir dir;
   auto path = dir.write("ok.json", R"({"name": "ok", "moe": {"experts": 4, "top_k": 2}})");

@@ -26,7 +26,9 @@ std::string ThreadConfig::describe() const {
          (blas > 0 ? std::to_string(blas) : std::string("n/a"));
 }
 
-bool blas_threads_controllable() { return blas_set() && blas_get(); }
+bool blas_threads_controllable() {
+  return blas_set() && blas_get();
+}
 
 ThreadConfig current_thread_config() {
   ThreadConfig c;

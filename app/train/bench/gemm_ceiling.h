@@ -16,7 +16,7 @@ struct ExpertShape {
 };
 
 struct GemmCeiling {
-  ThreadConfig threads;  // the fastest configuration found
+  ThreadConfig threads;   // the fastest configuration found
   double forward_ms = 0;  // the 2 forward GEMMs
   double train_ms = 0;    // the 6 GEMMs of forward + backward
 };

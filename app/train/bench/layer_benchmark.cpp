@@ -13,8 +13,8 @@ at::ScalarType bench_dtype(const std::string& name) {
   if (name == "float32") return at::kFloat;
   if (name == "float64") return at::kDouble;
   if (name == "bfloat16") return at::kBFloat16;
-  throw BadInput("train.dtype: the CPU layer benchmark supports float32, float64 and bfloat16, got " +
-                 name);
+  throw BadInput(
+      "train.dtype: the CPU layer benchmark supports float32, float64 and bfloat16, got " + name);
 }
 
 // Routing variants the naive GShard formulation does not implement.

@@ -17,13 +17,13 @@ at::Tensor combine_weights(const at::Tensor& scores, const protocol::MoeConfig& 
   std::vector<at::Tensor> masks, locations;
   auto offset = at::zeros({E}, scores.options().dtype(at::kLong));
   for (int64_t j = 0; j < k; ++j) {
-    auto mask = at::one_hot(top_idx.select(1, j), E);         // [N, E]
+    auto mask = at::one_hot(top_idx.select(1, j), E);       // [N, E]
     locations.push_back(at::cumsum(mask, 0) - 1 + offset);  // slot if chosen
     offset = offset + mask.sum(0);
     masks.push_back(mask);
   }
-  const int64_t capacity = kernels::capacity(cfg.capacity_factor, N, E, k,
-                                             offset.max().item<int64_t>(), 1);
+  const int64_t capacity =
+      kernels::capacity(cfg.capacity_factor, N, E, k, offset.max().item<int64_t>(), 1);
   auto combine = at::zeros({N, E, capacity}, scores.options().dtype(dtype));
   for (int64_t j = 0; j < k; ++j) {
     auto slot = (locations[j] * masks[j]).sum(1);  // [N]

@@ -19,7 +19,8 @@ Tolerance tolerance_for(at::ScalarType t) {
   return {3e-2, 0.15};  // bfloat16: 8 mantissa bits, sums rounded at every step
 }
 
-void expect_close(const at::Tensor& got, const at::Tensor& want, double tol, const std::string& what) {
+void expect_close(const at::Tensor& got, const at::Tensor& want, double tol,
+                  const std::string& what) {
   auto g = got.to(at::kDouble), w = want.to(at::kDouble);
   ASSERT_EQ(g.sizes(), w.sizes()) << what;
   if (got.scalar_type() == at::kBFloat16) {
@@ -107,11 +108,11 @@ TEST_P(VariantGrid, MatchesNaiveReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Layer, VariantGrid,
-    ::testing::Combine(::testing::Values(at::kDouble, at::kFloat, at::kBFloat16),
-                       ::testing::Values("top", "cosine"), ::testing::Bool(),
-                       ::testing::Values("gelu", "relu", "silu")));
+INSTANTIATE_TEST_SUITE_P(Layer, VariantGrid,
+                         ::testing::Combine(::testing::Values(at::kDouble, at::kFloat,
+                                                              at::kBFloat16),
+                                            ::testing::Values("top", "cosine"), ::testing::Bool(),
+                                            ::testing::Values("gelu", "relu", "silu")));
 
 TEST(MoeLayer, SkewedInputDropsMostChoices) {
   auto c = small_moe(8, 1);
@@ -135,11 +136,11 @@ TEST(MoeLayer, ParameterNamesFollowTutel) {
   std::vector<std::string> names;
   for (auto& p : layer->named_parameters()) names.push_back(p.key());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "experts.batched_fc1_bias", "experts.batched_fc1_w",
-                       "experts.batched_fc2_bias", "experts.batched_fc2_w",
-                       "gates.0.cosine_projector.bias", "gates.0.cosine_projector.weight",
-                       "gates.0.sim_matrix", "gates.0.temperature"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "experts.batched_fc1_bias", "experts.batched_fc1_w", "experts.batched_fc2_bias",
+                "experts.batched_fc2_w", "gates.0.cosine_projector.bias",
+                "gates.0.cosine_projector.weight", "gates.0.sim_matrix", "gates.0.temperature"}));
 }
 
 TEST(MoeLayer, BiasBalancingMovesSelectionTowardIdleExperts) {

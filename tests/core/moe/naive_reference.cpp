@@ -88,12 +88,13 @@ NaiveResult naive_moe(moe::MoeLayerImpl& layer, const at::Tensor& x) {
   const int64_t C = spec_capacity(c.capacity_factor, N, E, k, max_demand);
 
   std::vector<at::Tensor> gates;
-  for (int64_t j = 0; j < k; ++j) gates.push_back((scores * masks[j].to(scores.scalar_type())).sum(1));
+  for (int64_t j = 0; j < k; ++j)
+    gates.push_back((scores * masks[j].to(scores.scalar_type())).sum(1));
   if (c.normalize_gate && k > 1) {
     auto denom = gates[0];
     for (int64_t j = 1; j < k; ++j) denom = denom + gates[j];
-    const double eps = scores.scalar_type() == at::kDouble ? 2.220446049250313e-16
-                                                           : 1.1920928955078125e-07;
+    const double eps =
+        scores.scalar_type() == at::kDouble ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     denom = denom.clamp_min(eps);
     for (auto& g : gates) g = g / denom;
   }
@@ -112,7 +113,8 @@ NaiveResult naive_moe(moe::MoeLayerImpl& layer, const at::Tensor& x) {
     auto g = gates[j].to(x.scalar_type());
     auto in = c.postscore ? x : x * g.unsqueeze(1);
     auto y = (all_experts(layer, in) * masks[j].to(x.scalar_type()).unsqueeze(2)).sum(1);
-    out = out + y * keep.unsqueeze(1) * (c.postscore ? g.unsqueeze(1) : at::ones_like(keep).unsqueeze(1));
+    out = out +
+          y * keep.unsqueeze(1) * (c.postscore ? g.unsqueeze(1) : at::ones_like(keep).unsqueeze(1));
   }
   NaiveResult r;
   r.output = out;

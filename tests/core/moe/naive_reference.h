@@ -8,10 +8,10 @@
 namespace moe::test {
 
 struct NaiveResult {
-  at::Tensor output;   // [N, M]
-  at::Tensor l_aux;    // 0-d
-  at::Tensor demand;   // [E] int64
-  at::Tensor kept;     // [E] int64
+  at::Tensor output;  // [N, M]
+  at::Tensor l_aux;   // 0-d
+  at::Tensor demand;  // [E] int64
+  at::Tensor kept;    // [E] int64
   int64_t capacity = 0;
 };
 
