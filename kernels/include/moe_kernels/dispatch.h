@@ -7,8 +7,9 @@
 //   gates, grad_gates                 [k, N]   (gates == nullptr means every weight is 1)
 //   idx, loc                          [k, N]   from routing.h; loc >= C means dropped
 //   slot_map                          [E, C]   from build_slot_map
-// Kernels that write a [E, C, M] buffer run partitioned by slot; those that write [N, M] or
-// [k, N] run partitioned by token: no atomics, deterministic results.
+// Kernels that write a [E, C, M] buffer run partitioned by slot (combine_backward writes each kept
+// choice's gate gradient from the one slot that choice owns); those that write [N, M] run
+// partitioned by token: no atomics, results independent of the thread count.
 #include <cstdint>
 
 #include "moe_kernels/types.h"
