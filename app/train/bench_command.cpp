@@ -122,12 +122,12 @@ int run_bench(const BenchArgs& args) {
     results.push_back(benchmark_layer(points[i], options));
     results.back().swept = swept_values(points[i], sweeps);
   }
-  const auto& c = points.front();
+  const auto c = resolve(base, args.overrides, where);
   std::cout << "MoE layer: experts " << c.moe.experts << ", top_k " << c.moe.top_k << ", dim "
             << c.model.dim << ", hidden " << c.moe.hidden << ", capacity_factor "
             << c.moe.capacity_factor << ", " << c.train.dtype << ", tokens = batch "
             << c.train.batch_size << " x seq_len " << c.model.seq_len
-            << (sweeps.empty() ? "" : " (before the swept keys)") << "\n";
+            << (sweeps.empty() ? "" : ", then the swept keys below") << "\n";
   print_bench_table(std::cout, results);
   if (!args.json_out.empty()) {
     nlohmann::json array = nlohmann::json::array();

@@ -1,5 +1,6 @@
 #include "bench/bench_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -31,9 +32,11 @@ double phase(const LayerBenchResult& r, const char* name) {
 }  // namespace
 
 void print_bench_table(std::ostream& out, const std::vector<LayerBenchResult>& results) {
-  char line[512];
+  int width = 7;
+  for (const auto& r : results) width = std::max<int>(width, swept_label(r.swept).size());
+  char line[1024];
   std::snprintf(line, sizeof line,
-                "%-34s %7s %6s %11s %11s %7s %5s %6s | %6s %6s %7s %6s %7s %6s | %11s %7s\n",
+                "%-*s %7s %6s %11s %11s %7s %5s %6s | %6s %6s %7s %6s %7s %6s | %11s %7s\n", width,
                 "config", "tokens", "C", "fwd tok/s", "train tok/s", "TFLOP/s", "eff", "route%",
                 "gate", "disp", "experts", "comb", "bwd", "(ms)", "naive tok/s", "speedup");
   out << line;
@@ -43,9 +46,9 @@ void print_bench_table(std::ostream& out, const std::vector<LayerBenchResult>& r
     const std::string speedup =
         r.naive_train_ms > 0 ? format("%.1fx", r.naive_train_ms / r.train_ms) : "-";
     std::snprintf(line, sizeof line,
-                  "%-34s %7lld %6lld %11.0f %11.0f %7.3f %5.2f %5.1f%% | %6.1f %6.1f %7.1f %6.1f "
+                  "%-*s %7lld %6lld %11.0f %11.0f %7.3f %5.2f %5.1f%% | %6.1f %6.1f %7.1f %6.1f "
                   "%7.1f %6s | %11s %7s\n",
-                  swept_label(r.swept).c_str(), static_cast<long long>(r.tokens),
+                  width, swept_label(r.swept).c_str(), static_cast<long long>(r.tokens),
                   static_cast<long long>(r.capacity), r.forward_tokens_per_s, r.train_tokens_per_s,
                   r.train_tflops, r.efficiency, 100.0 * r.routing_share, phase(r, "gate"),
                   phase(r, "dispatch"), phase(r, "experts"), phase(r, "combine"),
