@@ -71,3 +71,33 @@ TEST(LoadMetrics, RouterEntropyBounds) {
 
 }  // namespace
 }  // namespace moe::test
+
+namespace moe::test {
+namespace {
+
+// The layer's l_aux and z_loss against the formulas on its own logits and noise.
+TEST(LayerLosses, LoadImportanceZLossAndNone) {
+  auto c = small_moe(6, 2);
+  c.fp32_gate = false;
+  c.gate_noise = 0.5;
+  c.aux_loss = "load_importance";
+  auto layer = make_layer(10, c, at::kDouble);
+  auto x = torch::randn({33, 10}, at::kDouble);
+  auto logits = x.matmul(layer->named_parameters()["gates.0.wg.weight"].t());
+
+  torch::manual_seed(99);
+  auto out = layer->forward(x);
+  torch::manual_seed(99);  // the layer draws its noise with randn_like on the logits
+  auto noisy = logits + torch::randn_like(logits) * (0.5 / 6);
+  auto want = load_importance_loss(at::softmax(logits, 1), noisy, 0.5, 2);
+  EXPECT_NEAR(out.l_aux.item<double>(), want.item<double>(), 1e-12);
+  EXPECT_NEAR(out.z_loss.item<double>(), router_z_loss(logits).item<double>(), 1e-12);
+  EXPECT_GT(out.l_aux.item<double>(), 0.0);
+
+  c.aux_loss = "none";
+  auto plain = make_layer(10, c, at::kDouble);
+  EXPECT_EQ(plain->forward(x).l_aux.item<double>(), 0.0);
+}
+
+}  // namespace
+}  // namespace moe::test
