@@ -67,32 +67,47 @@ at::Tensor MoeLayerImpl::auxiliary_loss(const at::Tensor& logits, const at::Tens
   return at::zeros({}, scores.options());
 }
 
+MoeLayerImpl::Routing MoeLayerImpl::route(const at::Tensor& tokens, at::ScalarType dtype) {
+  ScopedPhase phase("gate");
+  Routing r;
+  r.logits = gate_->logits(config_.fp32_gate ? tokens.to(at::kFloat) : tokens);
+  r.noisy = r.logits;
+  if (is_training() && config_.gate_noise > 0) {
+    const double scale = config_.gate_noise / static_cast<double>(config_.experts);
+    r.noisy = r.logits + at::randn_like(r.logits) * scale;
+  }
+  r.scores = at::softmax(r.noisy, 1);
+  RoutingOptions options{config_.top_k, config_.capacity_factor, config_.batch_prioritized_routing,
+                         alignment_, reduce_max_};
+  at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
+  r.plan = make_routing_plan(r.scores, bias, options);
+  r.gates = gate_values(r.scores, r.plan).to(dtype);
+  return r;
+}
+
+LoadStats MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const {
+  auto stats = load_stats_from_counts(r.plan.demand, r.plan.kept, r.plan.capacity);
+  auto importance = r.scores.detach().mean(0).to(at::kDouble).contiguous();
+  stats.importance.assign(importance.data_ptr<double>(),
+                          importance.data_ptr<double>() + importance.numel());
+  stats.router_entropy = router_entropy(r.scores);
+  stats.l_aux = out.l_aux.item<double>();
+  stats.z_loss = out.z_loss.item<double>();
+  return stats;
+}
+
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
               "] input, got ", x.sizes());
-  const int64_t E = config_.experts;
   auto tokens = x.reshape({-1, model_dim_});
-
-  at::Tensor logits, noisy, scores, gates;
-  RoutingPlan plan;
-  {
-    ScopedPhase phase("gate");
-    logits = gate_->logits(config_.fp32_gate ? tokens.to(at::kFloat) : tokens);
-    noisy = logits;
-    if (is_training() && config_.gate_noise > 0) {
-      noisy = logits + at::randn_like(logits) * (config_.gate_noise / static_cast<double>(E));
-    }
-    scores = at::softmax(noisy, 1);
-    RoutingOptions options{config_.top_k, config_.capacity_factor,
-                           config_.batch_prioritized_routing, alignment_, reduce_max_};
-    at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
-    plan = make_routing_plan(scores, bias, options);
-    gates = gate_values(scores, plan).to(x.scalar_type());
-  }
+  const auto r = route(tokens, x.scalar_type());
+  // postscore weights the combine, prescore the dispatch (SPEC 1.3).
+  const at::Tensor dispatch_w = config_.postscore ? at::Tensor() : r.gates;
+  const at::Tensor combine_w = config_.postscore ? r.gates : at::Tensor();
   at::Tensor dispatched, expert_out, out;
   {
     ScopedPhase phase("dispatch");
-    dispatched = dispatch_tokens(tokens, config_.postscore ? at::Tensor() : gates, plan);
+    dispatched = dispatch_tokens(tokens, dispatch_w, r.plan);
   }
   {
     ScopedPhase phase("experts");
@@ -100,22 +115,16 @@ MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
   }
   {
     ScopedPhase phase("combine");
-    out = combine_tokens(expert_out, config_.postscore ? gates : at::Tensor(), plan);
+    out = combine_tokens(expert_out, combine_w, r.plan);
   }
 
   MoeOutput result;
   result.output = out.reshape(x.sizes());
-  result.l_aux = auxiliary_loss(logits, noisy, scores, plan);
-  result.z_loss = router_z_loss(logits);
-  result.stats = load_stats_from_counts(plan.demand, plan.kept, plan.capacity);
-  auto importance = scores.detach().mean(0).to(at::kDouble).contiguous();
-  result.stats.importance.assign(importance.data_ptr<double>(),
-                                 importance.data_ptr<double>() + importance.numel());
-  result.stats.router_entropy = router_entropy(scores);
-  result.stats.l_aux = result.l_aux.item<double>();
-  result.stats.z_loss = result.z_loss.item<double>();
+  result.l_aux = auxiliary_loss(r.logits, r.noisy, r.scores, r.plan);
+  result.z_loss = router_z_loss(r.logits);
+  result.stats = load_stats(r, result);
   if (is_training()) {
-    for (int64_t e = 0; e < E; ++e) pending_demand_[e] += plan.demand[e];
+    for (size_t e = 0; e < pending_demand_.size(); ++e) pending_demand_[e] += r.plan.demand[e];
   }
   return result;
 }

@@ -44,6 +44,14 @@ class MoeLayerImpl : public torch::nn::Module {
   const at::Tensor& selection_bias() const { return selection_bias_; }
 
  private:
+  // The gate's output and the routing decided from it (SPEC 1.1-1.2).
+  struct Routing {
+    at::Tensor logits, noisy, scores;
+    at::Tensor gates;  // [k, N] in the data dtype, normalised when asked
+    RoutingPlan plan;
+  };
+  Routing route(const at::Tensor& tokens, at::ScalarType dtype);
+  LoadStats load_stats(const Routing& r, const MoeOutput& out) const;
   at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;
   at::Tensor auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
                             const at::Tensor& scores, const RoutingPlan& plan) const;
