@@ -22,32 +22,31 @@ bool naive_comparable(const protocol::MoeConfig& m) {
   return !m.batch_prioritized_routing && !m.bias_balancing.enabled && m.gate_noise == 0;
 }
 
+void clear_grads(MoeLayerImpl& layer, const at::Tensor& x) {
+  x.mutable_grad().reset();
+  for (auto& p : layer.parameters()) p.mutable_grad().reset();
+}
+
+// One forward + backward of the layer; the backward is timed as the phase "backward".
 struct TrainStep {
   MoeLayerImpl& layer;
   const at::Tensor& x;
   const at::Tensor& grad_out;
   void operator()() const {
     auto result = layer.forward(x);
-    torch::autograd::backward({result.output}, {grad_out});
-    x.mutable_grad().reset();
-    for (auto& p : layer.parameters()) p.mutable_grad().reset();
-  }
-};
-
-// Average per-step phase times over a few instrumented steps; "backward" is the whole backward.
-std::map<std::string, double> measure_phases(MoeLayerImpl& layer, const at::Tensor& x,
-                                             const at::Tensor& grad_out, int steps) {
-  PhaseTimes times;
-  ActivePhaseTimes active(&times);
-  for (int i = 0; i < steps; ++i) {
-    auto result = layer.forward(x);
     {
       ScopedPhase phase("backward");
       torch::autograd::backward({result.output}, {grad_out});
     }
-    x.mutable_grad().reset();
-    for (auto& p : layer.parameters()) p.mutable_grad().reset();
+    clear_grads(layer, x);
   }
+};
+
+// Average per-step phase times over a few instrumented steps.
+std::map<std::string, double> measure_phases(const TrainStep& step, int steps) {
+  PhaseTimes times;
+  ActivePhaseTimes active(&times);
+  for (int i = 0; i < steps; ++i) step();
   std::map<std::string, double> out;
   for (const auto& [name, ms] : times.ms()) out[name] = ms / steps;
   return out;
@@ -83,17 +82,18 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
     r.forward_ms = median_ms(options.timing, [&] { layer->forward(x); });
   }
   const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
+  const TrainStep step{*layer, x, grad_out};
   const auto paired = paired_median_ms(
       options.timing,
       [&] {
         gemms.forward();
         gemms.backward();
       },
-      TrainStep{*layer, x, grad_out});
+      step);
   r.train_ms = paired.b_ms;
   r.ceiling.train_ms = paired.a_ms;  // re-measured beside the layer
   r.efficiency = paired.a_over_b;
-  r.phases_ms = measure_phases(*layer, x, grad_out, std::max(2, options.timing.min_iters / 2));
+  r.phases_ms = measure_phases(step, std::max(2, options.timing.min_iters / 2));
   const double routing = r.phases_ms["gate"] + r.phases_ms["dispatch"] + r.phases_ms["combine"] +
                          r.phases_ms["dispatch_backward"] + r.phases_ms["combine_backward"];
   r.routing_share = routing / r.train_ms;
@@ -107,8 +107,7 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
     auto naive_step = [&] {
       auto out = naive_moe_forward(*layer, x);
       torch::autograd::backward({out}, {grad_out});
-      x.mutable_grad().reset();
-      for (auto& p : layer->parameters()) p.mutable_grad().reset();
+      clear_grads(*layer, x);
     };
     TimingOptions once = options.timing;
     once.min_iters = std::min(once.min_iters, 3);  // the baseline is slow; a few runs suffice
