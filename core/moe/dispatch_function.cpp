@@ -1,5 +1,6 @@
 #include "moe/dispatch_function.h"
 
+#include "moe/optional_tensor.h"
 #include "moe_kernels/dispatch.h"
 #include "telemetry/phase_timer.h"
 
@@ -51,21 +52,11 @@ kn::RoutingView saved_view(AutogradContext* ctx) {
                          shape[3]};
 }
 
-// LibTorch 1.13's Function::apply cannot take undefined tensors, so unit weights travel as an
-// empty placeholder; the kernels get a null gate pointer for it.
-at::Tensor gates_or_placeholder(const at::Tensor& gates, const at::Tensor& like) {
-  return gates.defined() ? gates.contiguous() : at::empty({0}, like.options());
-}
-
-at::Tensor gates_or_undefined(const at::Tensor& gates) {
-  return gates.numel() == 0 ? at::Tensor() : gates;
-}
-
 struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
   static at::Tensor forward(AutogradContext* ctx, at::Tensor x, at::Tensor gates,
                             const RoutingPlan& plan) {
     x = x.contiguous();
-    gates = gates_or_undefined(gates);
+    gates = undefined_if_empty(gates);
     const int64_t M = x.size(1);
     auto out = at::empty({plan.experts, plan.capacity, M}, x.options());
     const auto view = plan.view();
@@ -74,7 +65,7 @@ struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
       kn::dispatch_forward<T>(view, ptr<T>(x), ptr<T>(gates), M, ptr<T>(out));
     });
     save_plan(ctx, plan);
-    ctx->save_for_backward({x, gates.defined() ? gates : at::empty({0}, x.options())});
+    ctx->save_for_backward({x, empty_if_undefined(gates, x)});
     return out;
   }
 
@@ -82,7 +73,7 @@ struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
     ScopedPhase phase("dispatch_backward");
     auto saved = ctx->get_saved_variables();
     const auto& x = saved[0];
-    const auto gates = gates_or_undefined(saved[1]);
+    const auto gates = undefined_if_empty(saved[1]);
     auto grad_buffer = grads[0].contiguous();
     const auto view = saved_view(ctx);
     at::Tensor grad_x;
@@ -102,7 +93,7 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
   static at::Tensor forward(AutogradContext* ctx, at::Tensor y, at::Tensor gates,
                             const RoutingPlan& plan) {
     y = y.contiguous();
-    gates = gates_or_undefined(gates);
+    gates = undefined_if_empty(gates);
     const int64_t M = y.size(2);
     auto out = at::empty({plan.tokens, M}, y.options());
     const auto view = plan.view();
@@ -111,7 +102,7 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
       kn::combine_forward<T>(view, ptr<T>(y), ptr<T>(gates), M, ptr<T>(out));
     });
     save_plan(ctx, plan);
-    ctx->save_for_backward({y, gates.defined() ? gates : at::empty({0}, y.options())});
+    ctx->save_for_backward({y, empty_if_undefined(gates, y)});
     return out;
   }
 
@@ -119,7 +110,7 @@ struct CombineFunction : torch::autograd::Function<CombineFunction> {
     ScopedPhase phase("combine_backward");
     auto saved = ctx->get_saved_variables();
     const auto& y = saved[0];
-    const auto gates = gates_or_undefined(saved[1]);
+    const auto gates = undefined_if_empty(saved[1]);
     auto grad_out = grads[0].contiguous();
     const auto view = saved_view(ctx);
     at::Tensor grad_y;
@@ -147,14 +138,14 @@ void check_gates(const at::Tensor& data, const at::Tensor& gates, const RoutingP
 at::Tensor dispatch_tokens(const at::Tensor& x, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(x.dim() == 2 && x.size(0) == plan.tokens, "dispatch input must be [tokens, dim]");
   check_gates(x, gates, plan);
-  return DispatchFunction::apply(x, gates_or_placeholder(gates, x), plan);
+  return DispatchFunction::apply(x, empty_if_undefined(gates, x).contiguous(), plan);
 }
 
 at::Tensor combine_tokens(const at::Tensor& y, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(y.dim() == 3 && y.size(0) == plan.experts && y.size(1) == plan.capacity,
               "combine input must be [experts, capacity, dim]");
   check_gates(y, gates, plan);
-  return CombineFunction::apply(y, gates_or_placeholder(gates, y), plan);
+  return CombineFunction::apply(y, empty_if_undefined(gates, y).contiguous(), plan);
 }
 
 }  // namespace moe

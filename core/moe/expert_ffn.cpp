@@ -1,6 +1,7 @@
 #include "moe/expert_ffn.h"
 
 #include "moe/expert_rows.h"
+#include "moe/optional_tensor.h"
 
 namespace moe {
 
@@ -45,16 +46,12 @@ struct ExpertFfnFunction : torch::autograd::Function<ExpertFfnFunction> {
   }
 };
 
-// 1.13's Function::apply rejects undefined tensors: a missing bias travels as an empty one.
-at::Tensor or_empty(const at::Tensor& t, const at::Tensor& like) {
-  return t.defined() ? t : at::empty({0}, like.options());
-}
-
 }  // namespace
 
 at::Tensor expert_ffn(const at::Tensor& dispatched, const ExpertWeights& w, Activation act) {
-  return ExpertFfnFunction::apply(dispatched, w.fc1_w, or_empty(w.fc1_b, w.fc1_w), w.fc2_w,
-                                  or_empty(w.fc2_b, w.fc2_w), static_cast<int64_t>(act));
+  return ExpertFfnFunction::apply(dispatched, w.fc1_w, empty_if_undefined(w.fc1_b, w.fc1_w),
+                                  w.fc2_w, empty_if_undefined(w.fc2_b, w.fc2_w),
+                                  static_cast<int64_t>(act));
 }
 
 }  // namespace moe
