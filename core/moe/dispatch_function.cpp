@@ -52,77 +52,74 @@ kn::RoutingView saved_view(AutogradContext* ctx) {
                          shape[3]};
 }
 
-struct DispatchFunction : torch::autograd::Function<DispatchFunction> {
-  static at::Tensor forward(AutogradContext* ctx, at::Tensor x, at::Tensor gates,
-                            const RoutingPlan& plan) {
-    x = x.contiguous();
-    gates = undefined_if_empty(gates);
-    const int64_t M = x.size(1);
-    auto out = at::empty({plan.experts, plan.capacity, M}, x.options());
-    const auto view = plan.view();
-    with_kernel_type(x.scalar_type(), [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      kn::dispatch_forward<T>(view, ptr<T>(x), ptr<T>(gates), M, ptr<T>(out));
-    });
-    save_plan(ctx, plan);
-    ctx->save_for_backward({x, empty_if_undefined(gates, x)});
-    return out;
+// Dispatch and combine differ only in their output shape, their kernels and the phase name.
+struct Dispatch {
+  static constexpr const char* kBackwardPhase = "dispatch_backward";
+  static std::vector<int64_t> output_shape(const RoutingPlan& p, int64_t M) {
+    return {p.experts, p.capacity, M};
   }
-
-  static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    ScopedPhase phase("dispatch_backward");
-    auto saved = ctx->get_saved_variables();
-    const auto& x = saved[0];
-    const auto gates = undefined_if_empty(saved[1]);
-    auto grad_buffer = grads[0].contiguous();
-    const auto view = saved_view(ctx);
-    at::Tensor grad_x;
-    if (ctx->needs_input_grad(0)) grad_x = at::empty_like(x);
-    at::Tensor grad_gates;
-    if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
-    with_kernel_type(x.scalar_type(), [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      kn::dispatch_backward<T>(view, ptr<T>(grad_buffer), ptr<T>(x), ptr<T>(gates), x.size(1),
-                               ptr<T>(grad_x), ptr<T>(grad_gates));
-    });
-    return {grad_x, grad_gates, at::Tensor()};
+  template <typename T>
+  static void forward(const kn::RoutingView& v, const T* in, const T* g, int64_t M, T* out) {
+    kn::dispatch_forward<T>(v, in, g, M, out);
+  }
+  template <typename T>
+  static void backward(const kn::RoutingView& v, const T* grad_out, const T* in, const T* g,
+                       int64_t M, T* grad_in, T* grad_g) {
+    kn::dispatch_backward<T>(v, grad_out, in, g, M, grad_in, grad_g);
   }
 };
 
-struct CombineFunction : torch::autograd::Function<CombineFunction> {
-  static at::Tensor forward(AutogradContext* ctx, at::Tensor y, at::Tensor gates,
+struct Combine {
+  static constexpr const char* kBackwardPhase = "combine_backward";
+  static std::vector<int64_t> output_shape(const RoutingPlan& p, int64_t M) {
+    return {p.tokens, M};
+  }
+  template <typename T>
+  static void forward(const kn::RoutingView& v, const T* in, const T* g, int64_t M, T* out) {
+    kn::combine_forward<T>(v, in, g, M, out);
+  }
+  template <typename T>
+  static void backward(const kn::RoutingView& v, const T* grad_out, const T* in, const T* g,
+                       int64_t M, T* grad_in, T* grad_g) {
+    kn::combine_backward<T>(v, grad_out, in, g, M, grad_in, grad_g);
+  }
+};
+
+// input -> output along the routing plan; gates [k, N] or empty for unit weights.
+template <typename Direction>
+struct RoutedCopyFunction : torch::autograd::Function<RoutedCopyFunction<Direction>> {
+  static at::Tensor forward(AutogradContext* ctx, at::Tensor input, at::Tensor gates,
                             const RoutingPlan& plan) {
-    y = y.contiguous();
+    input = input.contiguous();
     gates = undefined_if_empty(gates);
-    const int64_t M = y.size(2);
-    auto out = at::empty({plan.tokens, M}, y.options());
+    const int64_t M = input.size(-1);
+    auto out = at::empty(Direction::output_shape(plan, M), input.options());
     const auto view = plan.view();
-    with_kernel_type(y.scalar_type(), [&](auto* tag) {
+    with_kernel_type(input.scalar_type(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      kn::combine_forward<T>(view, ptr<T>(y), ptr<T>(gates), M, ptr<T>(out));
+      Direction::template forward<T>(view, ptr<T>(input), ptr<T>(gates), M, ptr<T>(out));
     });
     save_plan(ctx, plan);
-    ctx->save_for_backward({y, empty_if_undefined(gates, y)});
+    ctx->save_for_backward({input, empty_if_undefined(gates, input)});
     return out;
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    ScopedPhase phase("combine_backward");
+    ScopedPhase phase(Direction::kBackwardPhase);
     auto saved = ctx->get_saved_variables();
-    const auto& y = saved[0];
+    const auto& input = saved[0];
     const auto gates = undefined_if_empty(saved[1]);
     auto grad_out = grads[0].contiguous();
     const auto view = saved_view(ctx);
-    at::Tensor grad_y;
-    if (ctx->needs_input_grad(0)) grad_y = at::empty_like(y);
-    at::Tensor grad_gates;
+    at::Tensor grad_input, grad_gates;
+    if (ctx->needs_input_grad(0)) grad_input = at::empty_like(input);
     if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
-    with_kernel_type(y.scalar_type(), [&](auto* tag) {
+    with_kernel_type(input.scalar_type(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      kn::combine_backward<T>(view, ptr<T>(grad_out), ptr<T>(y), ptr<T>(gates), y.size(2),
-                              ptr<T>(grad_y), ptr<T>(grad_gates));
+      Direction::template backward<T>(view, ptr<T>(grad_out), ptr<T>(input), ptr<T>(gates),
+                                      input.size(-1), ptr<T>(grad_input), ptr<T>(grad_gates));
     });
-    return {grad_y, grad_gates, at::Tensor()};
+    return {grad_input, grad_gates, at::Tensor()};
   }
 };
 
@@ -138,14 +135,14 @@ void check_gates(const at::Tensor& data, const at::Tensor& gates, const RoutingP
 at::Tensor dispatch_tokens(const at::Tensor& x, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(x.dim() == 2 && x.size(0) == plan.tokens, "dispatch input must be [tokens, dim]");
   check_gates(x, gates, plan);
-  return DispatchFunction::apply(x, empty_if_undefined(gates, x).contiguous(), plan);
+  return RoutedCopyFunction<Dispatch>::apply(x, empty_if_undefined(gates, x).contiguous(), plan);
 }
 
 at::Tensor combine_tokens(const at::Tensor& y, const at::Tensor& gates, const RoutingPlan& plan) {
   TORCH_CHECK(y.dim() == 3 && y.size(0) == plan.experts && y.size(1) == plan.capacity,
               "combine input must be [experts, capacity, dim]");
   check_gates(y, gates, plan);
-  return CombineFunction::apply(y, empty_if_undefined(gates, y).contiguous(), plan);
+  return RoutedCopyFunction<Combine>::apply(y, empty_if_undefined(gates, y).contiguous(), plan);
 }
 
 }  // namespace moe

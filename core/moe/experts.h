@@ -17,9 +17,6 @@ class ExpertsImpl : public torch::nn::Module {
   // dispatched [E, C, M] -> [E, C, M]
   at::Tensor forward(const at::Tensor& dispatched);
 
-  at::Tensor fc1_weight() const { return fc1_w_; }  // [E, H, M]
-  at::Tensor fc2_weight() const { return fc2_w_; }  // [E, H, M]
-
  private:
   Activation act_;
   at::Tensor fc1_w_, fc2_w_, fc1_b_, fc2_b_;

@@ -39,18 +39,14 @@ std::vector<ThreadConfig> candidate_thread_configs() {
   return out;
 }
 
-GemmCeiling measure_gemm_ceiling(const ExpertShape& shape, const TimingOptions& timing,
+GemmCeiling measure_gemm_ceiling(const ExpertGemms& gemms, const TimingOptions& timing,
                                  const std::vector<ThreadConfig>& candidates) {
   const auto saved = current_thread_config();
-  const ExpertGemms gemms(shape);
   GemmCeiling best;
   for (const auto& threads : candidates) {
     apply_thread_config(threads);
-    const double fwd = median_ms(timing, [&] { gemms.forward(); });
-    const double bwd = median_ms(timing, [&] { gemms.backward(); });
-    if (best.train_ms == 0 || fwd + bwd < best.train_ms) {
-      best = GemmCeiling{threads, fwd, fwd + bwd};
-    }
+    const double ms = median_ms(timing, [&] { gemms.train_step(); });
+    if (best.train_ms == 0 || ms < best.train_ms) best = GemmCeiling{threads, ms};
   }
   apply_thread_config(saved);
   return best;

@@ -27,13 +27,17 @@ class ExpertGemms {
   explicit ExpertGemms(const ExpertShape& shape);
   void forward() const;
   void backward() const;
+  void train_step() const {
+    forward();
+    backward();
+  }
 
  private:
   at::Tensor d_, w1t_, w2_, h_, grad_y_;
 };
 
 // Times the GEMMs under every candidate thread configuration and keeps the fastest (by train_ms).
-GemmCeiling measure_gemm_ceiling(const ExpertShape& shape, const TimingOptions& timing,
+GemmCeiling measure_gemm_ceiling(const ExpertGemms& gemms, const TimingOptions& timing,
                                  const std::vector<ThreadConfig>& candidates);
 
 // The thread configurations worth trying on this machine.

@@ -74,22 +74,16 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   auto grad_out = at::randn_like(x);
   r.capacity = layer->forward(x).stats.capacity;
 
-  r.ceiling = measure_gemm_ceiling({config.moe.experts, r.capacity, M, H, dtype}, options.timing,
-                                   candidate_thread_configs());
+  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
+  r.ceiling = measure_gemm_ceiling(gemms, options.timing, candidate_thread_configs());
   apply_thread_config(r.ceiling.threads);  // the layer runs under the ceiling's best setting
   {
     torch::NoGradGuard no_grad;
     r.forward_ms = median_ms(options.timing, [&] { layer->forward(x); });
   }
-  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
   const TrainStep step{*layer, x, grad_out};
   const auto paired = paired_median_ms(
-      options.timing,
-      [&] {
-        gemms.forward();
-        gemms.backward();
-      },
-      step);
+      options.timing, [&] { gemms.train_step(); }, step);
   r.train_ms = paired.b_ms;
   r.ceiling.train_ms = paired.a_ms;  // re-measured beside the layer
   r.efficiency = paired.a_over_b;
