@@ -40,7 +40,6 @@ class MoeLayerImpl : public torch::nn::Module {
   const protocol::MoeConfig& config() const { return config_; }
   GateImpl& gate() { return *gate_; }
   ExpertsImpl& experts() { return *experts_; }
-  int64_t model_dim() const { return model_dim_; }
   const at::Tensor& selection_bias() const { return selection_bias_; }
 
  private:

@@ -14,10 +14,6 @@ class PhaseTimes {
   void add(const std::string& phase, double ms) { ms_[phase] += ms; }
   void clear() { ms_.clear(); }
   const std::map<std::string, double>& ms() const { return ms_; }
-  double get(const std::string& phase) const {
-    auto it = ms_.find(phase);
-    return it == ms_.end() ? 0.0 : it->second;
-  }
 
  private:
   std::map<std::string, double> ms_;
