@@ -24,6 +24,7 @@ void visit_config(Config& c, Visitor& v) {
     v.field("heads", m.heads);
     v.field("seq_len", m.seq_len);
     v.field("vocab", m.vocab);
+    v.field("tie_embeddings", m.tie_embeddings);
   });
   v.section("moe", [&] {
     auto& m = c.moe;

@@ -15,6 +15,7 @@ namespace moe::protocol {
 struct ModelConfig {
   std::string kind = "helloworld";
   int64_t dim = 512, layers = 1, heads = 8, seq_len = 128, vocab = 256;
+  bool tie_embeddings = true;  // lm: the output head shares the token embedding's weight
 };
 
 struct BiasBalancingConfig {

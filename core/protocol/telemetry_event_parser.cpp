@@ -182,6 +182,7 @@ std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Fie
     e.tokens = f.integer("tokens");
     e.tokens_per_s = f.number("tokens_per_s");
     e.step_ms = f.number("step_ms");
+    e.tflops = f.optional_number("tflops");
     return e;
   }
   if (type == ExpertLoadEvent::kType) {

@@ -35,6 +35,7 @@ nlohmann::json to_json(const StepEvent& e) {
   j["tokens"] = e.tokens;
   j["tokens_per_s"] = e.tokens_per_s;
   j["step_ms"] = e.step_ms;
+  if (e.tflops) j["tflops"] = *e.tflops;
   return j;
 }
 

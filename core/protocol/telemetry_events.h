@@ -37,6 +37,8 @@ struct StepEvent {
   double loss = 0, task_loss = 0, aux_loss = 0, z_loss = 0, lr = 0, grad_norm = 0;
   int64_t tokens = 0;
   double tokens_per_s = 0, step_ms = 0;
+  // helloworld only: Tutel's figure B*T*M*H*4*3*k' / step time / 1e12 (written when present).
+  std::optional<double> tflops;
 };
 
 // SPEC section 2, per MoE layer. counts, kept and importance have one entry per expert.

@@ -1,0 +1,44 @@
+#pragma once
+// The models of SPEC section 3 (helloworld, lm, image) behind one interface the trainer drives.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/batch_source.h"
+#include "moe/load_metrics.h"
+#include "moe/moe_layer.h"
+#include "protocol/run_config.h"
+
+namespace moe::model {
+
+struct ModelOutput {
+  at::Tensor task_loss;  // 0-d float32 (float64 for float64 models), mean over the batch
+  at::Tensor aux_loss;   // 0-d, sum of l_aux over the MoE layers (float32 or float64)
+  at::Tensor z_loss;     // 0-d, sum of the router z-losses
+  std::vector<LoadStats> load;  // one per MoE layer, in layer order
+  int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
+  int64_t correct = -1;         // image: correctly classified samples; -1 where it does not apply
+};
+
+struct ParameterCounts {
+  int64_t experts = 0;  // parameters inside the experts of every MoE layer
+  int64_t dense = 0;    // everything else (embeddings, attention, gates, norms, heads)
+  int64_t total() const { return experts + dense; }
+};
+
+class ModelImpl : public torch::nn::Module {
+ public:
+  // Forward on one (micro-)batch already moved to the model's device.
+  virtual ModelOutput forward(const data::Batch& batch) = 0;
+  // The MoE layers in order (for bias balancing and per-layer telemetry).
+  virtual std::vector<MoeLayer> moe_layers() const = 0;
+  ParameterCounts parameter_counts();
+};
+
+// The model for config.model / config.moe, parameters in train.dtype, initialised from the
+// current torch seed (the trainer seeds with config.seed first).
+std::shared_ptr<ModelImpl> make_model(const protocol::RunConfig& config);
+
+}  // namespace moe::model
