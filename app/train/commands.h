@@ -12,5 +12,6 @@ using Command = std::function<int()>;
 Command add_validate_command(CLI::App& app);
 Command add_replay_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_run_command(CLI::App& app);
 
 }  // namespace moe::train

@@ -6,9 +6,11 @@
 
 #include "bad_input.h"
 #include "commands.h"
+#include "data/batch_source.h"
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
+#include "train/input_error.h"
 
 using namespace moe::train;
 
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
     Command cmd = register_fn(app);
     commands[app.get_subcommands({}).back()] = std::move(cmd);
   };
+  add(add_run_command);
   add(add_validate_command);
   add(add_replay_command);
   add(add_bench_command);
@@ -43,6 +46,12 @@ int main(int argc, char** argv) {
     std::cerr << "moe-train: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const moe::io::SafetensorsError& e) {
+    std::cerr << "moe-train: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "moe-train: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const moe::data::DataError& e) {
     std::cerr << "moe-train: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {

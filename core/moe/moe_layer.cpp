@@ -129,6 +129,12 @@ MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
   return result;
 }
 
+void MoeLayerImpl::set_selection_bias(const at::Tensor& bias) {
+  TORCH_CHECK(bias.dim() == 1 && bias.size(0) == config_.experts,
+              "selection bias: expected shape [", config_.experts, "], got ", bias.sizes());
+  selection_bias_ = bias.to(at::kFloat).contiguous().clone();
+}
+
 void MoeLayerImpl::update_selection_bias(
     const std::function<void(std::vector<int64_t>&)>& reduce_demand) {
   if (!config_.bias_balancing.enabled) return;

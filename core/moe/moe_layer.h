@@ -41,6 +41,8 @@ class MoeLayerImpl : public torch::nn::Module {
   GateImpl& gate() { return *gate_; }
   ExpertsImpl& experts() { return *experts_; }
   const at::Tensor& selection_bias() const { return selection_bias_; }
+  // Restores the bias from a checkpoint: float32 [E].
+  void set_selection_bias(const at::Tensor& bias);
 
  private:
   // The gate's output and the routing decided from it (SPEC 1.1-1.2).

@@ -2,10 +2,12 @@
 // Wall-clock time per named phase (gate, dispatch, experts, ...), summed over a step.
 // Code that does the work opens a ScopedPhase; whoever wants the figures (trainer, bench) makes
 // a PhaseTimes active on its thread. Autograd runs CPU backward on the calling thread, so
-// backward phases land in the same place.
+// backward phases land in the same place. Phases also appear in the active trace, if any.
 #include <chrono>
 #include <map>
 #include <string>
+
+#include "telemetry/trace_recorder.h"
 
 namespace moe {
 
@@ -43,19 +45,22 @@ class ActivePhaseTimes {
 // Adds the time from construction to destruction to `phase` of the active PhaseTimes, if any.
 class ScopedPhase {
  public:
-  explicit ScopedPhase(const char* phase) : times_(detail::active_phase_times()), phase_(phase) {
-    if (times_) start_ = std::chrono::steady_clock::now();
+  explicit ScopedPhase(const char* phase)
+      : times_(detail::active_phase_times()), trace_(detail::active_trace().load()), phase_(phase) {
+    if (times_ || trace_) start_ = std::chrono::steady_clock::now();
   }
   ~ScopedPhase() {
-    if (!times_) return;
-    std::chrono::duration<double, std::milli> d = std::chrono::steady_clock::now() - start_;
-    times_->add(phase_, d.count());
+    if (!times_ && !trace_) return;
+    const auto end = std::chrono::steady_clock::now();
+    if (trace_) trace_->span(phase_, start_, end);
+    if (times_) times_->add(phase_, std::chrono::duration<double, std::milli>(end - start_).count());
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
 
  private:
   PhaseTimes* times_;
+  TraceRecorder* trace_;
   const char* phase_;
   std::chrono::steady_clock::time_point start_;
 };

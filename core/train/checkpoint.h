@@ -1,0 +1,36 @@
+#pragma once
+// Checkpoints (SPEC section 5): <run-dir>/checkpoints/step-<n>/ holds model.safetensors (weights
+// by the names of SPEC 1.5, buffers, MoE selection biases), optimizer.safetensors and state.json
+// (step, data position, RNG state). A checkpoint is assembled in a temporary directory and renamed
+// into place, so a step-<n> directory is always complete: a kill at any moment never leaves a
+// half-written one where resume would pick it.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "io/safetensors.h"
+
+namespace moe::train {
+
+struct Checkpoint {
+  io::TensorMap model;
+  io::TensorMap optimizer;
+  nlohmann::json state;  // "step", "data_position", "rng", ...
+};
+
+// Writes `checkpoint` as <checkpoints_dir>/step-<step>/ and then keeps only the `keep` newest
+// step directories. Returns the new directory. std::runtime_error on I/O failure (the previous
+// checkpoints stay).
+std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
+                            const Checkpoint& checkpoint, int64_t keep);
+
+// The newest complete step-<n> directory under `checkpoints_dir`, if any. Temporary directories
+// of an interrupted save are ignored.
+std::optional<std::string> latest_checkpoint(const std::string& checkpoints_dir);
+
+// Reads a step directory. io::SafetensorsError or std::runtime_error (naming the file) when a part
+// is missing or damaged.
+Checkpoint load_checkpoint(const std::string& step_dir);
+
+}  // namespace moe::train

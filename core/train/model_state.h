@@ -1,0 +1,17 @@
+#pragma once
+// A model's weights as named tensors, for checkpoints and exports: parameters and buffers by their
+// module path (SPEC 1.5 names under each MoE layer's prefix) plus each MoE layer's aux-loss-free
+// selection bias as "<prefix>selection_bias" (not a parameter, but it decides the routing).
+#include <torch/torch.h>
+
+#include "io/safetensors.h"
+
+namespace moe::train {
+
+io::TensorMap model_tensors(torch::nn::Module& model);
+
+// Copies `tensors` into the model. std::invalid_argument naming the tensor when one is missing,
+// unexpected, or of another shape; dtypes are converted to the model's.
+void load_model_tensors(torch::nn::Module& model, const io::TensorMap& tensors);
+
+}  // namespace moe::train

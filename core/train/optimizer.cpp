@@ -1,0 +1,159 @@
+#include "train/optimizer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace moe::train {
+
+namespace {
+
+bool reduced_precision(const at::Tensor& t) {
+  return t.scalar_type() == at::kBFloat16 || t.scalar_type() == at::kHalf;
+}
+
+// The key of a state tensor: "<param name>.<buffer>".
+std::string state_key(const std::string& param, const std::string& buffer) {
+  return param + "." + buffer;
+}
+
+class Sgd : public Optimizer {
+ public:
+  Sgd(std::vector<NamedParameter> params, double momentum, double weight_decay)
+      : Optimizer(std::move(params)), momentum_(momentum), weight_decay_(weight_decay) {}
+
+ protected:
+  // PyTorch's SGD: g += wd * w; buf = momentum * buf + g; w -= lr * buf.
+  void update(Slot& slot, at::Tensor& w, const at::Tensor& grad, double lr) override {
+    at::Tensor g = grad;
+    if (weight_decay_ > 0 && w.dim() >= 2) g = g.add(w, weight_decay_);
+    if (momentum_ > 0) {
+      at::Tensor& buf = buffer(slot, "momentum_buffer", w);
+      buf.mul_(momentum_).add_(g);
+      g = buf;
+    }
+    w.add_(g, -lr);
+  }
+
+ private:
+  double momentum_, weight_decay_;
+};
+
+class AdamW : public Optimizer {
+ public:
+  AdamW(std::vector<NamedParameter> params, double weight_decay)
+      : Optimizer(std::move(params)), weight_decay_(weight_decay) {}
+
+ protected:
+  // Loshchilov & Hutter's decoupled weight decay, PyTorch's defaults (0.9, 0.999, 1e-8).
+  void update(Slot& slot, at::Tensor& w, const at::Tensor& grad, double lr) override {
+    constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
+    at::Tensor& m = buffer(slot, "exp_avg", w);
+    at::Tensor& v = buffer(slot, "exp_avg_sq", w);
+    const double t = static_cast<double>(steps_);
+    if (weight_decay_ > 0 && w.dim() >= 2) w.mul_(1.0 - lr * weight_decay_);
+    m.lerp_(grad, 1.0 - kBeta1);
+    v.mul_(kBeta2).addcmul_(grad, grad, 1.0 - kBeta2);
+    const double bias1 = 1.0 - std::pow(kBeta1, t);
+    const double bias2_sqrt = std::sqrt(1.0 - std::pow(kBeta2, t));
+    at::Tensor denom = (v.sqrt() / bias2_sqrt).add_(kEps);
+    w.addcdiv_(m, denom, -lr / bias1);
+  }
+
+ private:
+  double weight_decay_;
+};
+
+}  // namespace
+
+Optimizer::Optimizer(std::vector<NamedParameter> params) {
+  for (auto& p : params) {
+    Slot slot{p.name, p.param, {}, {}};
+    if (reduced_precision(p.param)) slot.master = p.param.detach().to(at::kFloat).clone();
+    slots_.push_back(std::move(slot));
+  }
+}
+
+at::Tensor& Optimizer::buffer(Slot& slot, const std::string& key, const at::Tensor& like) {
+  auto it = slot.buffers.find(key);
+  if (it == slot.buffers.end()) it = slot.buffers.emplace(key, at::zeros_like(like)).first;
+  return it->second;
+}
+
+void Optimizer::step(double lr) {
+  at::NoGradGuard no_grad;
+  ++steps_;
+  for (Slot& slot : slots_) {
+    const at::Tensor& grad = slot.param.grad();
+    if (!grad.defined()) continue;  // unused this step (e.g. a dense FFN skipped): no update
+    if (slot.master.defined()) {
+      update(slot, slot.master, grad.to(at::kFloat), lr);
+      slot.param.copy_(slot.master);
+    } else {
+      at::Tensor w = slot.param.detach();
+      update(slot, w, grad, lr);
+    }
+  }
+}
+
+void Optimizer::zero_grad() {
+  for (Slot& slot : slots_) {
+    if (slot.param.grad().defined()) slot.param.mutable_grad() = at::Tensor();
+  }
+}
+
+io::TensorMap Optimizer::state() const {
+  io::TensorMap out;
+  out["step"] = at::tensor(steps_, at::kLong);
+  for (const Slot& slot : slots_) {
+    if (slot.master.defined()) out[state_key(slot.name, "master")] = slot.master;
+    for (const auto& [key, t] : slot.buffers) out[state_key(slot.name, key)] = t;
+  }
+  return out;
+}
+
+void Optimizer::load_state(const io::TensorMap& state) {
+  auto step = state.find("step");
+  if (step == state.end()) throw std::invalid_argument("optimizer state: no \"step\"");
+  steps_ = step->second.item<int64_t>();
+  size_t used = 1;
+  for (Slot& slot : slots_) {
+    slot.buffers.clear();
+    const std::string prefix = slot.name + ".";
+    for (auto it = state.lower_bound(prefix); it != state.end(); ++it) {
+      if (it->first.compare(0, prefix.size(), prefix) != 0) break;
+      const std::string key = it->first.substr(prefix.size());
+      if (key.find('.') != std::string::npos) continue;  // belongs to a longer param name
+      if (!it->second.sizes().equals(slot.param.sizes())) {
+        throw std::invalid_argument("optimizer state: \"" + it->first + "\" has shape " +
+                                    c10::str(it->second.sizes()) + ", the parameter has " +
+                                    c10::str(slot.param.sizes()));
+      }
+      at::Tensor value = it->second.to(key == "master" || slot.master.defined()
+                                           ? at::kFloat
+                                           : slot.param.scalar_type());
+      if (key == "master") {
+        slot.master = value.clone();
+      } else {
+        slot.buffers[key] = value.clone();
+      }
+      ++used;
+    }
+  }
+  if (used != state.size()) {
+    throw std::invalid_argument("optimizer state: " + std::to_string(state.size() - used) +
+                                " tensors do not belong to any parameter of this model");
+  }
+}
+
+std::unique_ptr<Optimizer> make_optimizer(const protocol::TrainConfig& config,
+                                          std::vector<NamedParameter> params) {
+  if (config.optimizer == "sgd") {
+    return std::make_unique<Sgd>(std::move(params), config.momentum, config.weight_decay);
+  }
+  if (config.optimizer == "adamw") {
+    return std::make_unique<AdamW>(std::move(params), config.weight_decay);
+  }
+  throw std::invalid_argument("train.optimizer: unknown \"" + config.optimizer + "\"");
+}
+
+}  // namespace moe::train

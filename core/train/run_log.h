@@ -1,0 +1,40 @@
+#pragma once
+// What the run says to people: log events in the telemetry, the same lines on stderr and in
+// <run-dir>/stderr.log, and a one-line progress display on stderr when it is a terminal (never on
+// stdout, which is the telemetry stream).
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <string>
+
+#include "protocol/telemetry_writer.h"
+
+namespace moe::train {
+
+class RunLog {
+ public:
+  // `telemetry` may be null (before the run directory exists); `stderr_log` "" writes no file.
+  RunLog(protocol::TelemetryWriter* telemetry, const std::string& stderr_log);
+
+  void info(const std::string& msg) { log("info", msg); }
+  void warn(const std::string& msg) { log("warn", msg); }
+  void error(const std::string& msg) { log("error", msg); }
+
+  // Replaces the progress line (terminals only; a no-op when stderr is a pipe or file).
+  void progress(const std::string& line);
+
+ private:
+  void log(const char* level, const std::string& msg);
+  void clear_progress_locked();
+
+  protocol::TelemetryWriter* telemetry_;
+  std::ofstream file_;
+  bool tty_;
+  bool progress_shown_ = false;
+  std::mutex mutex_;
+};
+
+// "1:02:03" / "4:05" for an ETA.
+std::string format_duration(double seconds);
+
+}  // namespace moe::train

@@ -1,0 +1,38 @@
+#pragma once
+// The figures of one optimizer step gathered over its micro-batches (train.grad_accum): losses
+// averaged, expert demand and kept counts summed per layer, then turned into telemetry events.
+#include <cstdint>
+#include <vector>
+
+#include "model/model.h"
+#include "protocol/telemetry_events.h"
+
+namespace moe::train {
+
+class StepTotals {
+ public:
+  void add(const model::ModelOutput& out, double task, double aux, double z);
+
+  int64_t micro_batches() const { return micro_; }
+  int64_t tokens() const { return tokens_; }
+  double task_loss() const { return task_ / micro_; }
+  double aux_loss() const { return aux_ / micro_; }
+  double z_loss() const { return z_ / micro_; }
+
+  // SPEC section 2 for MoE layer `layer` over the whole step.
+  protocol::ExpertLoadEvent expert_load(int64_t step, int64_t layer) const;
+  size_t layers() const { return layers_.size(); }
+
+ private:
+  struct LayerTotals {
+    std::vector<int64_t> demand, kept;
+    int64_t capacity = 0;
+    std::vector<double> importance;
+    double router_entropy = 0, l_aux = 0, z_loss = 0;
+  };
+  int64_t micro_ = 0, tokens_ = 0;
+  double task_ = 0, aux_ = 0, z_ = 0;
+  std::vector<LayerTotals> layers_;
+};
+
+}  // namespace moe::train

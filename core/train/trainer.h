@@ -1,0 +1,66 @@
+#pragma once
+// `moe-train run`: trains config.model on config.data for train.steps optimizer steps, streaming
+// SPEC section 4 telemetry, evaluating, checkpointing, and stopping cleanly on SIGINT/SIGTERM.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "data/batch_source.h"
+#include "model/model.h"
+#include "protocol/run_config.h"
+#include "protocol/telemetry_writer.h"
+#include "telemetry/phase_timer.h"
+#include "telemetry/trace_recorder.h"
+#include "train/optimizer.h"
+#include "train/run_directory.h"
+#include "train/run_log.h"
+#include "train/step_totals.h"
+
+namespace moe::train {
+
+struct TrainerOptions {
+  std::string engine_version;
+  std::optional<std::string> resume_from;  // a checkpoint step directory
+};
+
+class Trainer {
+ public:
+  // Builds the model, optimizer and data source (data::DataError for bad data files).
+  Trainer(const protocol::RunConfig& config, RunDirectory dir, protocol::TelemetryWriter& telemetry,
+          RunLog& log, TrainerOptions options);
+
+  // Trains to the end. Returns the exit status: 0 completed, 1 failed (non-finite loss, runtime
+  // error: run_end "failed"), 128 + signal when cancelled (run_end "cancelled").
+  int run();
+
+ private:
+  void emit_run_start();
+  void resume(const std::string& step_dir);
+  void train_step(int64_t step);
+  void emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
+                        double step_ms, const PhaseTimes& phases);
+  void maybe_evaluate(int64_t step, bool last);
+  void save(int64_t step);
+  void show_progress(int64_t step, double loss, double tokens_per_s, double step_ms);
+  void finish(const std::string& status, int64_t steps, const std::string& error = "");
+  // Tutel's helloworld figure for a step of `step_ms`; nullopt for other models.
+  std::optional<double> tutel_tflops(int64_t tokens, double step_ms) const;
+
+  protocol::RunConfig config_;
+  RunDirectory dir_;
+  protocol::TelemetryWriter& telemetry_;
+  RunLog& log_;
+  TrainerOptions options_;
+  std::shared_ptr<model::ModelImpl> model_;
+  std::vector<at::Tensor> params_;
+  std::unique_ptr<Optimizer> optimizer_;
+  std::unique_ptr<data::BatchSource> data_;
+  std::unique_ptr<TraceRecorder> trace_;
+  bool amp_ = false;
+  int64_t step_ = 0;            // last completed optimizer step
+  int64_t saved_step_ = -1;     // step of the newest checkpoint
+  double mean_step_ms_ = 0;     // smoothed, for the ETA
+};
+
+}  // namespace moe::train
