@@ -55,8 +55,22 @@ class BatchSource {
   virtual std::string describe() const = 0;
 };
 
+// Wraps `inner` so that next_train(batch_size) batches are produced ahead on a worker thread (at
+// most `depth` waiting), overlapping loading with compute. The wrapper gives exactly the inner
+// source's batch sequence; position() is the position after the last batch the caller took (not
+// where the worker is), seek() stops the worker, drops the queued batches, seeks `inner` and
+// restarts. next_train with another batch size throws std::logic_error; an exception thrown by
+// `inner` in the worker is rethrown by next_train (after the batches queued before it). The
+// destructor stops the worker, also mid-stream.
+//
+// Contract for `inner`: eval_batch, eval_batch_count, train_samples and describe are forwarded on
+// the caller's thread while the worker runs next_train and position, so they must only read state
+// that next_train does not change (every source here serves eval batches from immutable data).
+std::unique_ptr<BatchSource> prefetch(std::unique_ptr<BatchSource> inner, int64_t batch_size,
+                                      int depth = 2);
+
 // The source for config.data (and model kind / shapes), seeded with config.seed.
-// DataError for unreadable, malformed or truncated files.
+// DataError for unreadable, malformed or truncated files. Not prefetched (see prefetch()).
 std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config);
 
 }  // namespace moe::data

@@ -1,0 +1,77 @@
+// make_batch_source: picks the source for config.data and config.model.
+#include "data/batch_source.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "data/cifar_reader.h"
+#include "data/idx_reader.h"
+#include "data/synthetic_source.h"
+#include "data/text_source.h"
+
+namespace moe::data {
+namespace {
+
+at::ScalarType input_dtype(const std::string& dtype) {
+  if (dtype == "float64") return at::kDouble;
+  if (dtype == "bfloat16") return at::kBFloat16;
+  return at::kFloat;  // float32, and float16 (which the trainer rejects on the CPU anyway)
+}
+
+std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c) {
+  const auto seed = static_cast<uint64_t>(c.seed);
+  const protocol::ModelConfig& m = c.model;
+  if (m.kind == "helloworld") {
+    return make_generated_source(
+        seed, helloworld_batches(m.seq_len, m.dim, input_dtype(c.train.dtype)),
+        "synthetic helloworld: randn[B, " + std::to_string(m.seq_len) + ", " +
+            std::to_string(m.dim) + "] " + c.train.dtype + ", target 0");
+  }
+  if (m.kind == "lm") {
+    return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
+                                 "synthetic lm: sparse Markov chain over " +
+                                     std::to_string(m.vocab) + " tokens, sequences of " +
+                                     std::to_string(m.seq_len));
+  }
+  if (m.kind == "image") {
+    return make_generated_source(seed, quadrant_image_batches(),
+                                 "synthetic image: 1x28x28 noise, label = top-left quadrant "
+                                 "brightness (10 classes)");
+  }
+  throw std::invalid_argument("synthetic data: unknown model.kind \"" + m.kind + "\"");
+}
+
+// The held-out set: the data set's own test files, else the last val_fraction of the training set.
+ImageSet held_out(ImageSet* train, ImageSet test, bool has_test, double val_fraction,
+                  std::string* what) {
+  if (has_test) return test;
+  *what += " (held out: last " + std::to_string(val_fraction) + " of train)";
+  return split_off_tail(train, val_fraction);
+}
+
+}  // namespace
+
+std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config) {
+  const protocol::DataConfig& d = config.data;
+  const auto seed = static_cast<uint64_t>(config.seed);
+  if (d.kind == "synthetic") return make_synthetic(config);
+  if (d.kind == "text") return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
+  if (d.kind == "idx") {
+    IdxData data = load_idx(d.path);
+    std::string what = "IDX '" + data.dir + "'";
+    ImageSet test =
+        held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
+    return make_image_source(std::move(data.train), std::move(test), seed, what);
+  }
+  if (d.kind == "cifar10") {
+    CifarData data = load_cifar10(d.path);
+    std::string what =
+        "CIFAR-10 '" + data.dir + "' (" + std::to_string(data.train_files) + " train files)";
+    ImageSet test =
+        held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
+    return make_image_source(std::move(data.train), std::move(test), seed, what);
+  }
+  throw std::invalid_argument("unknown data.kind \"" + d.kind + "\"");
+}
+
+}  // namespace moe::data
