@@ -1,6 +1,7 @@
 #include "process.h"
 
 #include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <cstdio>
@@ -23,14 +24,17 @@ std::string slurp(const std::filesystem::path& p) {
 
 }  // namespace
 
-ProcessResult run_moe_train(const std::vector<std::string>& args) {
-  TempDir io;
-  const auto out_path = io.file("stdout"), err_path = io.file("stderr");
+MoeTrainProcess::MoeTrainProcess(const std::vector<std::string>& args) {
+  static int counter = 0;
+  io_ = std::filesystem::temp_directory_path() /
+        ("moe-e2e-io-" + std::to_string(getpid()) + "-" + std::to_string(++counter));
+  std::filesystem::create_directories(io_);
+  const std::string out_path = (io_ / "stdout").string(), err_path = (io_ / "stderr").string();
   std::fflush(stdout);  // or the child would write our pending output a second time
   std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
     if (!freopen(out_path.c_str(), "w", stdout) || !freopen(err_path.c_str(), "w", stderr))
       _exit(127);
     std::vector<char*> argv;
@@ -42,13 +46,36 @@ ProcessResult run_moe_train(const std::vector<std::string>& args) {
     execv(bin.c_str(), argv.data());
     _exit(127);
   }
+}
+
+MoeTrainProcess::~MoeTrainProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(io_, ec);
+}
+
+void MoeTrainProcess::signal(int sig) {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
+std::string MoeTrainProcess::out_so_far() const { return slurp(io_ / "stdout"); }
+
+ProcessResult MoeTrainProcess::wait() {
   int status = 0;
-  waitpid(pid, &status, 0);
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
   ProcessResult r;
   r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.out = slurp(io_ / "stdout");
+  r.err = slurp(io_ / "stderr");
   return r;
+}
+
+ProcessResult run_moe_train(const std::vector<std::string>& args) {
+  return MoeTrainProcess(args).wait();
 }
 
 TempDir::TempDir() {

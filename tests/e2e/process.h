@@ -13,6 +13,22 @@ struct ProcessResult {
 
 ProcessResult run_moe_train(const std::vector<std::string>& args);
 
+// moe-train started in the background, for tests that signal or kill a running process.
+class MoeTrainProcess {
+ public:
+  explicit MoeTrainProcess(const std::vector<std::string>& args);
+  ~MoeTrainProcess();  // kills the child if it still runs
+  void signal(int sig);
+  // Waits for the exit and returns what the process printed.
+  ProcessResult wait();
+  // The output so far (the child writes it to files).
+  std::string out_so_far() const;
+
+ private:
+  std::filesystem::path io_;
+  int pid_ = -1;
+};
+
 // A fresh directory under the system temp dir, removed with the object.
 class TempDir {
  public:
