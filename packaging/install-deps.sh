@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   openssh-client openssh-server
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
+  dataset-fashion-mnist
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -10,6 +10,7 @@
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
+#include "runtime/error_text.h"
 #include "train/input_error.h"
 
 using namespace moe::train;
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     std::cerr << "moe-train: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "moe-train: error: " << e.what() << "\n";
+    std::cerr << "moe-train: error: " << moe::error_text(e) << "\n";
     return kExitRuntimeFailure;
   }
   return kExitRuntimeFailure;

@@ -63,7 +63,6 @@ int run_training(const RunOptions& o) {
   install_stop_handlers();
   protocol::TelemetryWriter telemetry(&std::cout, dir.metrics());
   RunLog log(&telemetry, dir.stderr_log());
-  log.info("run directory " + dir.path);
   Trainer trainer(config, dir, telemetry, log, {MOE_ENGINE_VERSION, checkpoint});
   return trainer.run();
 }

@@ -1,5 +1,7 @@
 #include "moe/moe_layer.h"
 
+#include <ATen/autocast_mode.h>
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -97,6 +99,18 @@ LoadStats MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const
 }
 
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
+  if (!at::autocast::is_cpu_enabled()) return forward_in_dtype(x);
+  // Under CPU autocast (train.amp) the layer runs in its parameters' dtype: its autograd ops and
+  // kernels expect one dtype throughout, which autocast's bfloat16 GEMMs inside them would break.
+  // Autocast still covers the model around it (attention, convolutions, dense FFNs).
+  at::autocast::set_cpu_enabled(false);
+  struct Restore {
+    ~Restore() { at::autocast::set_cpu_enabled(true); }
+  } restore;
+  return forward_in_dtype(x.to(experts_->parameters().front().scalar_type()));
+}
+
+MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
               "] input, got ", x.sizes());
   auto tokens = x.reshape({-1, model_dim_});

@@ -26,7 +26,8 @@ class MoeLayerImpl : public torch::nn::Module {
   // alignment: capacity is rounded up to a multiple of it (expert sharding x overlap degree).
   MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config, int64_t alignment = 1);
 
-  // x [..., model_dim] in float32, float64 or bfloat16.
+  // x [..., model_dim] in float32, float64 or bfloat16. Under CPU autocast the layer runs in
+  // its parameters' dtype (x is converted).
   MoeOutput forward(const at::Tensor& x);
 
   // Aux-loss-free balancing (SPEC 1.4): call after each optimizer step. The demand summed since
@@ -51,6 +52,7 @@ class MoeLayerImpl : public torch::nn::Module {
     at::Tensor gates;  // [k, N] in the data dtype, normalised when asked
     RoutingPlan plan;
   };
+  MoeOutput forward_in_dtype(const at::Tensor& x);
   Routing route(const at::Tensor& tokens, at::ScalarType dtype);
   LoadStats load_stats(const Routing& r, const MoeOutput& out) const;
   at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;

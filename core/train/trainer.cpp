@@ -9,6 +9,7 @@
 #include <torch/version.h>
 
 #include "moe_kernels/threading.h"
+#include "runtime/error_text.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
 #include "train/engine_support.h"
@@ -79,11 +80,14 @@ void Trainer::emit_run_start() {
   e.engine_version = options_.engine_version;
   e.torch_version = TORCH_VERSION;
   telemetry_.emit(e);
+  log_.info("run directory " + dir_.path);
   const model::ParameterCounts counts = model_->parameter_counts();
+  const size_t layers = model_->moe_layers().size();
   log_.info("model " + config_.model.kind + ": " + with_thousands(counts.total()) +
             " parameters (" + with_thousands(counts.experts) + " in experts, " +
-            with_thousands(counts.dense) + " dense), " + std::to_string(model_->moe_layers().size()) +
-            " MoE layers, " + config_.train.dtype + (amp_ ? " with bfloat16 autocast" : ""));
+            with_thousands(counts.dense) + " dense), " + std::to_string(layers) +
+            (layers == 1 ? " MoE layer, " : " MoE layers, ") + config_.train.dtype +
+            (amp_ ? " with bfloat16 autocast" : ""));
   log_.info("data: " + data_->describe());
   if (config_.train.amp && !amp_) log_.warn("train.amp applies to float32 models; ignored");
 }
@@ -285,8 +289,8 @@ int Trainer::run() {
     finish("completed", step_);
     return 0;
   } catch (const std::exception& e) {
-    log_.error(e.what());
-    finish("failed", step_, e.what());
+    log_.error(error_text(e));
+    finish("failed", step_, error_text(e));
     return 1;
   }
 }

@@ -105,6 +105,38 @@ INSTANTIATE_TEST_SUITE_P(
                       RunCase{"image_cifar", "image", "cifar10"}),
     [](const auto& info) { return info.param.label; });
 
+TEST(RunModels, TrainsInEveryDtypeAndWithAutocast) {
+  TempDir dir;
+  for (const auto& [dtype, amp] : std::vector<std::pair<std::string, bool>>{
+           {"float64", false}, {"bfloat16", false}, {"float32", true}}) {
+    nlohmann::json config = tiny_config("image");
+    config["train"].update({{"dtype", dtype}, {"amp", amp}});
+    auto r = run_moe_train({"run", "--config", write_config(dir, dtype + ".json", config),
+                            "--runs-root", dir.file("runs")});
+    ASSERT_EQ(r.exit_status, 0) << dtype << (amp ? " amp" : "") << r.err;
+    auto losses = step_losses(events_of(r.out));
+    ASSERT_EQ(losses.size(), 4u);
+    for (const auto& [step, loss] : losses) EXPECT_TRUE(std::isfinite(loss)) << step;
+    if (amp) EXPECT_NE(r.err.find("autocast"), std::string::npos) << r.err;
+  }
+}
+
+TEST(RunModels, TelemetryEveryThinsStepEvents) {
+  TempDir dir;
+  nlohmann::json config = tiny_config("helloworld");
+  config["train"]["steps"] = 7;
+  config["telemetry"] = {{"every", 3}, {"phases", false}};
+  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--runs-root",
+                          dir.file("runs")});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  auto events = events_of(r.out);
+  std::vector<int64_t> steps;
+  for (const auto& e : events_of_type(events, "step")) steps.push_back(e["step"]);
+  EXPECT_EQ(steps, (std::vector<int64_t>{3, 6, 7}));  // and always the last one
+  EXPECT_EQ(events_of_type(events, "expert_load").size(), 3u);
+  EXPECT_TRUE(events_of_type(events, "phases").empty());
+}
+
 TEST(RunModels, TraceFileOpensAsChromeTrace) {
   TempDir dir;
   nlohmann::json config = tiny_config("lm");
