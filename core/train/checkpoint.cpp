@@ -104,9 +104,16 @@ std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
   fs::rename(tmp, final_dir);
   sync_path(root);
 
-  auto dirs = step_dirs(root);
-  for (size_t i = static_cast<size_t>(std::max<int64_t>(keep, 1)); i < dirs.size(); ++i) {
-    fs::remove_all(dirs[i].second, ec);
+  // Keep the new checkpoint and the keep-1 newest other complete ones; damaged step directories
+  // (never picked for resume) go too.
+  int64_t kept = 1;
+  for (const auto& [other_step, dir] : step_dirs(root)) {
+    if (dir == final_dir) continue;
+    if (is_complete(dir, other_step) && kept < std::max<int64_t>(keep, 1)) {
+      ++kept;
+    } else {
+      fs::remove_all(dir, ec);
+    }
   }
   return final_dir.string();
 }

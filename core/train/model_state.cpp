@@ -1,5 +1,6 @@
 #include "train/model_state.h"
 
+#include <set>
 #include <stdexcept>
 
 #include "moe/moe_layer.h"
@@ -46,10 +47,12 @@ io::TensorMap model_tensors(torch::nn::Module& model) {
 void load_model_tensors(torch::nn::Module& model, const io::TensorMap& tensors) {
   at::NoGradGuard no_grad;
   size_t used = 0;
+  std::set<std::string> expected;
   auto take = [&](const std::string& name) -> const at::Tensor& {
     auto it = tensors.find(name);
     if (it == tensors.end()) throw std::invalid_argument("\"" + name + "\" is missing");
     ++used;
+    expected.insert(name);
     return it->second;
   };
   for (auto& p : model.named_parameters()) copy_checked(p.key(), p.value(), take(p.key()));
@@ -63,13 +66,10 @@ void load_model_tensors(torch::nn::Module& model, const io::TensorMap& tensors) 
   }
   if (used != tensors.size()) {
     for (const auto& [name, t] : tensors) {
-      if (!model.named_parameters().contains(name) && !model.named_buffers().contains(name) &&
-          name.size() > 0 && name.find(kBiasName) == std::string::npos) {
+      if (expected.count(name) == 0) {
         throw std::invalid_argument("\"" + name + "\" is not a tensor of this model");
       }
     }
-    throw std::invalid_argument(std::to_string(tensors.size() - used) +
-                                " tensors do not belong to this model");
   }
 }
 

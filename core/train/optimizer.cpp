@@ -118,6 +118,8 @@ void Optimizer::load_state(const io::TensorMap& state) {
   size_t used = 1;
   for (Slot& slot : slots_) {
     slot.buffers.clear();
+    const bool had_master = slot.master.defined();
+    bool found_master = false;
     const std::string prefix = slot.name + ".";
     for (auto it = state.lower_bound(prefix); it != state.end(); ++it) {
       if (it->first.compare(0, prefix.size(), prefix) != 0) break;
@@ -128,15 +130,23 @@ void Optimizer::load_state(const io::TensorMap& state) {
                                     c10::str(it->second.sizes()) + ", the parameter has " +
                                     c10::str(slot.param.sizes()));
       }
-      at::Tensor value = it->second.to(key == "master" || slot.master.defined()
-                                           ? at::kFloat
-                                           : slot.param.scalar_type());
+      at::Tensor value = it->second.to(had_master ? at::kFloat : slot.param.scalar_type());
       if (key == "master") {
         slot.master = value.clone();
+        found_master = true;
       } else {
         slot.buffers[key] = value.clone();
       }
       ++used;
+    }
+    // The master holds the weights of a reduced-precision param: without it the next step would
+    // write back the weights from before the checkpoint was loaded.
+    if (had_master && !found_master) {
+      throw std::invalid_argument("optimizer state: \"" + prefix + "master\" is missing");
+    }
+    if (slot.buffers.count("exp_avg") != slot.buffers.count("exp_avg_sq")) {
+      throw std::invalid_argument("optimizer state: \"" + slot.name +
+                                  "\" has only one of exp_avg and exp_avg_sq");
     }
   }
   if (used != state.size()) {

@@ -21,11 +21,21 @@ void RunLog::log(const char* level, const std::string& msg) {
   if (file_.is_open()) file_ << prefix << msg << std::endl;
 }
 
-void RunLog::progress(const std::string& line) {
+void RunLog::progress(const std::string& line, bool force) {
   if (!tty_) return;
   std::lock_guard<std::mutex> lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && progress_shown_ && now - last_progress_ < std::chrono::milliseconds(100)) return;
+  last_progress_ = now;
   std::cerr << "\r" << line << "\x1b[K" << std::flush;
   progress_shown_ = true;
+}
+
+void RunLog::end_progress() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!progress_shown_) return;
+  std::cerr << "\n";
+  progress_shown_ = false;
 }
 
 void RunLog::clear_progress_locked() {

@@ -2,6 +2,7 @@
 // What the run says to people: log events in the telemetry, the same lines on stderr and in
 // <run-dir>/stderr.log, and a one-line progress display on stderr when it is a terminal (never on
 // stdout, which is the telemetry stream).
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -20,8 +21,11 @@ class RunLog {
   void warn(const std::string& msg) { log("warn", msg); }
   void error(const std::string& msg) { log("error", msg); }
 
-  // Replaces the progress line (terminals only; a no-op when stderr is a pipe or file).
-  void progress(const std::string& line);
+  // Replaces the progress line (terminals only; a no-op when stderr is a pipe or file). At most
+  // ten updates a second reach the terminal unless `force`.
+  void progress(const std::string& line, bool force = false);
+  // Leaves the last progress line on screen and moves to the next line (at the end of a run).
+  void end_progress();
 
  private:
   void log(const char* level, const std::string& msg);
@@ -31,6 +35,7 @@ class RunLog {
   std::ofstream file_;
   bool tty_;
   bool progress_shown_ = false;
+  std::chrono::steady_clock::time_point last_progress_{};
   std::mutex mutex_;
 };
 

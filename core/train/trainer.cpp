@@ -213,7 +213,7 @@ void Trainer::show_progress(int64_t step, double loss, double tokens_per_s, doub
   std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f  %.0f tok/s  %.0f ms/step  ETA %s",
                 static_cast<long long>(step), static_cast<long long>(config_.train.steps), loss,
                 tokens_per_s, step_ms, format_duration(eta_s).c_str());
-  log_.progress(line);
+  log_.progress(line, step == config_.train.steps);
 }
 
 void Trainer::maybe_evaluate(int64_t step, bool last) {
@@ -247,6 +247,7 @@ void Trainer::save(int64_t step) {
 }
 
 void Trainer::finish(const std::string& status, int64_t steps, const std::string& error) {
+  log_.end_progress();
   if (trace_) {
     try {
       trace_->write(dir_.trace());
