@@ -15,6 +15,18 @@
 
 using namespace moe::train;
 
+namespace {
+
+// Errors in what the user gave (config, arguments, files): exit status 2.
+bool is_bad_input(const std::exception& e) {
+  return dynamic_cast<const BadInput*>(&e) || dynamic_cast<const InputError*>(&e) ||
+         dynamic_cast<const moe::protocol::ConfigError*>(&e) ||
+         dynamic_cast<const moe::io::SafetensorsError*>(&e) ||
+         dynamic_cast<const moe::data::DataError*>(&e);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   moe::keep_freed_memory_in_process();
   CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
@@ -40,22 +52,11 @@ int main(int argc, char** argv) {
   }
   try {
     for (auto* sub : app.get_subcommands()) return commands.at(sub)();
-  } catch (const BadInput& e) {
-    std::cerr << "moe-train: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const moe::protocol::ConfigError& e) {
-    std::cerr << "moe-train: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const moe::io::SafetensorsError& e) {
-    std::cerr << "moe-train: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const InputError& e) {
-    std::cerr << "moe-train: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const moe::data::DataError& e) {
-    std::cerr << "moe-train: " << e.what() << "\n";
-    return kExitBadInput;
   } catch (const std::exception& e) {
+    if (is_bad_input(e)) {
+      std::cerr << "moe-train: " << e.what() << "\n";
+      return kExitBadInput;
+    }
     std::cerr << "moe-train: error: " << moe::error_text(e) << "\n";
     return kExitRuntimeFailure;
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "data/batch_source.h"
@@ -14,9 +15,9 @@
 namespace moe::model {
 
 struct ModelOutput {
-  at::Tensor task_loss;  // 0-d float32 (float64 for float64 models), mean over the batch
-  at::Tensor aux_loss;   // 0-d, sum of l_aux over the MoE layers (float32 or float64)
-  at::Tensor z_loss;     // 0-d, sum of the router z-losses
+  at::Tensor task_loss;         // 0-d float32 (float64 for float64 models), mean over the batch
+  at::Tensor aux_loss;          // 0-d, sum of l_aux over the MoE layers (float32 or float64)
+  at::Tensor z_loss;            // 0-d, sum of the router z-losses
   std::vector<LoadStats> load;  // one per MoE layer, in layer order
   int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
   int64_t correct = -1;         // image: correctly classified samples; -1 where it does not apply
@@ -35,7 +36,14 @@ class ModelImpl : public torch::nn::Module {
   // The MoE layers in order (for bias balancing and per-layer telemetry).
   virtual std::vector<MoeLayer> moe_layers() const = 0;
   ParameterCounts parameter_counts();
+  // The parameters' dtype (train.dtype after make_model); inputs are cast to it.
+  at::ScalarType dtype();
 };
+
+// The dtype losses are reported in for a model in `dtype`: float64 stays, the rest is float32.
+at::ScalarType loss_dtype(at::ScalarType dtype);
+// train.dtype as a torch dtype ("float16" trains in float32 on the CPU); std::invalid_argument.
+at::ScalarType parse_dtype(const std::string& name);
 
 // The model for config.model / config.moe, parameters in train.dtype, initialised from the
 // current torch seed (the trainer seeds with config.seed first).

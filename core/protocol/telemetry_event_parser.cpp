@@ -159,6 +159,8 @@ std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Fie
                             std::pair{"torch_version", &e.torch_version}}) {
       *out = f.optional_string(key).value_or("");
     }
+    if (j.contains("expert_parameters")) e.expert_parameters = f.integer("expert_parameters");
+    if (j.contains("dense_parameters")) e.dense_parameters = f.integer("dense_parameters");
     if (const json* config = f.find("config")) {
       if (!config->is_object()) {
         f.fail("config", "an object", *config);

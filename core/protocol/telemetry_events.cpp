@@ -20,6 +20,8 @@ nlohmann::json to_json(const RunStartEvent& e) {
   j["host"] = e.host;
   j["engine_version"] = e.engine_version;
   j["torch_version"] = e.torch_version;
+  if (e.expert_parameters) j["expert_parameters"] = *e.expert_parameters;
+  if (e.dense_parameters) j["dense_parameters"] = *e.dense_parameters;
   return j;
 }
 

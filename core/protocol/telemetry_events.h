@@ -28,6 +28,8 @@ struct RunStartEvent {
   nlohmann::json config = nlohmann::json::object();  // the full resolved RunConfig (to_json)
   int64_t world_size = 1;
   std::string device, host, engine_version, torch_version;
+  // The model's parameter count, inside the experts and outside (written when known).
+  std::optional<int64_t> expert_parameters, dense_parameters;
 };
 
 struct StepEvent {

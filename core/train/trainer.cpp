@@ -79,9 +79,11 @@ void Trainer::emit_run_start() {
   e.host = host_name();
   e.engine_version = options_.engine_version;
   e.torch_version = TORCH_VERSION;
+  const model::ParameterCounts counts = model_->parameter_counts();
+  e.expert_parameters = counts.experts;
+  e.dense_parameters = counts.dense;
   telemetry_.emit(e);
   log_.info("run directory " + dir_.path);
-  const model::ParameterCounts counts = model_->parameter_counts();
   const size_t layers = model_->moe_layers().size();
   log_.info("model " + config_.model.kind + ": " + with_thousands(counts.total()) +
             " parameters (" + with_thousands(counts.experts) + " in experts, " +

@@ -28,11 +28,12 @@ std::vector<ConfigProblem> problems_of(const json& j) {
 
 TEST(RunConfigDefaults, MatchSpec) {
   const json j = to_json(RunConfig{});
-  // Written out from SPEC section 3, independently of the struct initialisers.
+  // Written out from SPEC section 3, independently of the struct initialisers (plus
+  // model.tie_embeddings, our addition for the lm's tied or untied output head).
   const json expected = json::parse(R"({
     "schema": 1, "name": "demo", "seed": 1,
     "model": {"kind": "helloworld", "dim": 512, "layers": 1, "heads": 8, "seq_len": 128,
-              "vocab": 256},
+              "vocab": 256, "tie_embeddings": true},
     "moe": {"experts": 8, "top_k": 2, "hidden": 2048, "activation": "gelu", "gate": "top",
             "capacity_factor": 1.0, "gate_noise": 0.0, "fp32_gate": true, "normalize_gate": true,
             "batch_prioritized_routing": false, "postscore": true, "fc1_bias": true,

@@ -34,6 +34,8 @@ std::vector<TelemetryEvent> all_events() {
   start.host = "box";
   start.engine_version = "0.1.0";
   start.torch_version = "1.13.1";
+  start.expert_parameters = 1 << 20;
+  start.dense_parameters = 4096;
 
   StepEvent step;
   step.t = 1.5;
@@ -47,6 +49,7 @@ std::vector<TelemetryEvent> all_events() {
   step.tokens = 2048;
   step.tokens_per_s = 12345.5;
   step.step_ms = 165.9;
+  step.tflops = 0.125;
 
   ExpertLoadEvent load;
   load.t = 1.6;

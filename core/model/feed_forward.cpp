@@ -1,0 +1,50 @@
+#include "model/feed_forward.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace moe::model {
+
+bool is_moe_block(int64_t index, int64_t every) {
+  if (every < 1)
+    throw std::invalid_argument("moe.every must be >= 1, got " + std::to_string(every));
+  return index % every == 0;
+}
+
+at::Tensor apply_activation(const at::Tensor& x, Activation act) {
+  switch (act) {
+    case Activation::relu:
+      return torch::relu(x);
+    case Activation::silu:
+      return torch::silu(x);
+    case Activation::gelu:
+      break;
+  }
+  return torch::gelu(x);  // exact (erf) form, as the experts use
+}
+
+DenseFfnImpl::DenseFfnImpl(int64_t dim, int64_t hidden, Activation act) : act_(act) {
+  fc1_ = register_module("fc1", torch::nn::Linear(dim, hidden));
+  fc2_ = register_module("fc2", torch::nn::Linear(hidden, dim));
+}
+
+at::Tensor DenseFfnImpl::forward(const at::Tensor& x) {
+  return fc2_->forward(apply_activation(fc1_->forward(x), act_));
+}
+
+FeedForward::FeedForward(torch::nn::Module& owner, int64_t dim, const protocol::MoeConfig& config,
+                         bool use_moe) {
+  if (use_moe) {
+    moe_ = owner.register_module("moe", MoeLayer(dim, config));
+  } else {
+    ffn_ = owner.register_module("ffn",
+                                 DenseFfn(dim, config.hidden, parse_activation(config.activation)));
+  }
+}
+
+at::Tensor FeedForward::forward(const at::Tensor& x, MoeLosses& losses) {
+  if (moe_) return losses.add(moe_->forward(x));
+  return ffn_->forward(x);
+}
+
+}  // namespace moe::model

@@ -1,0 +1,27 @@
+#pragma once
+// Collects what each MoE layer of a forward pass reports (SPEC 1.4 and 2) into a ModelOutput.
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "model/model.h"
+
+namespace moe::model {
+
+class MoeLosses {
+ public:
+  // Sums are kept in `dtype` (the model's loss dtype: float32, or float64).
+  explicit MoeLosses(at::ScalarType dtype);
+
+  // Adds one layer's l_aux, z-loss and load stats; returns its output.
+  at::Tensor add(MoeOutput out);
+
+  // Sets out's aux_loss, z_loss and load (in layer order).
+  void fill(ModelOutput& out) &&;
+
+ private:
+  at::Tensor aux_, z_;
+  std::vector<LoadStats> load_;
+};
+
+}  // namespace moe::model
