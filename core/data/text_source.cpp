@@ -99,8 +99,6 @@ class TextSource : public BatchSource {
 
 // The file's bytes as they are (no gzip inflation: any file is text here).
 std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) fail_file(path, "not found (or not a file)");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) fail_file(path, "cannot open");
   std::vector<uint8_t> bytes(static_cast<size_t>(in.tellg()));
@@ -111,11 +109,31 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   return bytes;
 }
 
+// A file's bytes, or for a directory every regular file below it in path order, one after the
+// other (a folder of documents is one corpus).
+std::vector<uint8_t> read_text(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) return read_bytes(path);
+  if (!fs::is_directory(path, ec)) fail_file(path, "not found (or not a file or directory)");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+    if (entry.is_regular_file(ec)) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<uint8_t> all;
+  for (const auto& file : files) {
+    std::vector<uint8_t> bytes = read_bytes(file);
+    all.insert(all.end(), bytes.begin(), bytes.end());
+  }
+  return all;
+}
+
 }  // namespace
 
 std::unique_ptr<BatchSource> make_text_source(const std::string& path, int64_t seq_len,
                                               double val_fraction, uint64_t seed) {
-  const std::vector<uint8_t> content = read_bytes(path);
+  const std::vector<uint8_t> content = read_text(path);
   const auto n = static_cast<int64_t>(content.size());
   if (n == 0) fail_file(path, "empty (text data needs at least seq_len + 1 bytes)");
   const int64_t window = seq_len + 1;

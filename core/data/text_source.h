@@ -1,5 +1,6 @@
 #pragma once
-// data.kind "text": any file read as bytes, one token per byte (model.kind "lm").
+// data.kind "text": any file read as bytes, one token per byte (model.kind "lm"); a directory
+// stands for all the files below it, concatenated in path order.
 #include <cstdint>
 #include <memory>
 #include <string>

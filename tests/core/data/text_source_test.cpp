@@ -100,3 +100,25 @@ TEST_F(TextTest, ErrorsNameTheFileAndTheSizes) {
 
 }  // namespace
 }  // namespace moe::data::test
+
+namespace moe::data::test {
+namespace {
+
+class TextDirectoryTest : public DataTest {};
+
+TEST_F(TextDirectoryTest, ADirectoryIsItsFilesInPathOrder) {
+  std::filesystem::create_directories(path("corpus/sub"));
+  write_file(path("corpus/b.txt"), Bytes(40, 'b'));
+  write_file(path("corpus/a.txt"), Bytes(40, 'a'));
+  write_file(path("corpus/sub/c.txt"), Bytes(20, 'c'));
+  auto s = make_text_source(path("corpus"), 9, 0.2, 1);  // 100 bytes: 80 train, 20 held out
+  EXPECT_NE(s->describe().find("100 bytes"), std::string::npos) << s->describe();
+  // The held-out part is the last file in path order: sub/c.txt.
+  const Batch held = s->eval_batch(0, 4);
+  ASSERT_EQ(held.size(), 2);
+  EXPECT_TRUE(held.inputs.eq('c').all().item<bool>());
+  EXPECT_THROW(make_text_source(path("nothing-here"), 9, 0.2, 1), DataError);
+}
+
+}  // namespace
+}  // namespace moe::data::test
