@@ -1,0 +1,173 @@
+// config_estimates: parameter counts worked out by hand from the model code, the SPEC 1.2
+// capacity rule, FLOPs, memory and the human units.
+#include <QtTest>
+
+#include "experiment/config_estimates.h"
+#include "experiment/human_units.h"
+
+using moe::protocol::RunConfig;
+using namespace moe::ui;
+
+namespace {
+
+RunConfig helloworld() {
+  RunConfig c;
+  c.model.kind = "helloworld";
+  c.model.dim = 16;
+  c.moe.experts = 4;
+  c.moe.hidden = 8;
+  return c;
+}
+
+}  // namespace
+
+class TestConfigEstimates : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void helloworldParameters() {
+    RunConfig c = helloworld();
+    ParameterEstimate p = estimate_parameters(c);
+    QCOMPARE(p.experts, 2.0 * 4 * 8 * 16 + 4 * 8 + 4 * 16);  // fc1, fc2, both biases
+    QCOMPARE(p.dense, 4.0 * 16);                             // wg [E, M]
+    c.moe.fc1_bias = false;
+    c.moe.gate = "cosine";
+    c.moe.cosine_proj_dim = 8;
+    p = estimate_parameters(c);
+    QCOMPARE(p.experts, 2.0 * 4 * 8 * 16 + 4 * 16);
+    QCOMPARE(p.dense, 8.0 * 16 + 8 + 8 * 4 + 1);  // projector + bias, sim_matrix, temperature
+    c.model.layers = 5;  // helloworld is one MoE layer whatever layers says
+    QCOMPARE(estimate_parameters(c).experts, p.experts);
+  }
+
+  void lmParameters() {
+    RunConfig c;
+    c.model.kind = "lm";
+    c.model.dim = 32;
+    c.model.layers = 3;
+    c.model.heads = 2;
+    c.model.seq_len = 16;
+    c.moe.experts = 4;
+    c.moe.hidden = 32;
+    c.moe.every = 2;  // blocks 0 and 2 are MoE, block 1 dense
+    QCOMPARE(moe_layer_count(c), int64_t(2));
+    const ParameterEstimate p = estimate_parameters(c);
+    QCOMPARE(p.experts, 2.0 * 8448);
+    // tok_emb 8192, pos_emb 512, 3 blocks x (2 norms 128 + qkv 3168 + proj 1056), 2 gates x 128,
+    // one dense FFN 2112, final norm 64; the head is tied.
+    QCOMPARE(p.dense, 8192.0 + 512 + 3 * 4352 + 256 + 2112 + 64);
+    c.model.tie_embeddings = false;
+    QCOMPARE(estimate_parameters(c).dense, p.dense + 256 * 32);
+  }
+
+  void imageParameters() {
+    RunConfig c;
+    c.model.kind = "image";
+    c.model.dim = 16;
+    c.model.layers = 2;
+    c.moe.experts = 4;
+    c.moe.hidden = 16;
+    c.data.kind = "synthetic";  // 1x28x28: 7x7 patches
+    QCOMPARE(tokens_per_sample(c), int64_t(49));
+    const ParameterEstimate p = estimate_parameters(c);
+    QCOMPARE(p.experts, 2.0 * 2176);
+    // conv 8*9+8, patch 16*8*16+16, pos_emb 49*16, 2 norms, 2 gates 4*16, final norm, head
+    // 10*49*16+10.
+    QCOMPARE(p.dense, 80.0 + 2064 + 784 + 64 + 128 + 32 + 7850);
+    c.data.kind = "cifar10";  // 3x32x32: 8x8 patches
+    QCOMPARE(tokens_per_sample(c), int64_t(64));
+    QCOMPARE(estimate_parameters(c).dense,
+             (8.0 * 27 + 8) + 2064 + 64 * 16 + 64 + 128 + 32 + (10 * 64 * 16 + 10));
+  }
+
+  void capacityFollowsSpec() {
+    // N = 16 * 128 = 2048 tokens, E = 8: ceil(N/E) = 256.
+    RunConfig c;
+    c.model.kind = "helloworld";
+    c.moe.capacity_factor = 1.25;
+    CapacityEstimate cap = estimate_capacity(c);
+    QCOMPARE(cap.tokens, int64_t(2048));
+    QCOMPARE(cap.kind, CapacityEstimate::Kind::kFixed);
+    QCOMPARE(cap.count, int64_t(2 * 320));  // k' * floor(1.25 * 256)
+    c.moe.capacity_factor = 0;
+    QCOMPARE(estimate_capacity(c).kind, CapacityEstimate::Kind::kDropless);
+    c.moe.capacity_factor = -0.5;
+    cap = estimate_capacity(c);
+    QCOMPARE(cap.kind, CapacityEstimate::Kind::kBounded);
+    QCOMPARE(cap.count, int64_t(2 * 128));  // the bound k' * floor(0.5 * 256)
+    // Uneven: N = 10, E = 3 -> ceil = 4; f = 1.1 -> k' * floor(4.4) = 2 * 4.
+    QCOMPARE(capacity_slots(1.1, 10, 3, 2, 0, 1), int64_t(8));
+    QCOMPARE(capacity_slots(1.1, 10, 3, 2, 0, 3), int64_t(9));  // rounded up to the alignment
+    QCOMPARE(capacity_slots(0, 10, 3, 2, 7, 1), int64_t(7));    // dropless: the max demand
+    QCOMPARE(capacity_slots(-1.1, 10, 3, 2, 5, 1), int64_t(5));
+    QCOMPARE(capacity_slots(-1.1, 10, 3, 2, 50, 1), int64_t(8));
+    // k' = min(k, E).
+    c.moe.capacity_factor = 1;
+    c.moe.experts = 2;
+    c.moe.top_k = 4;
+    QCOMPARE(estimate_capacity(c).top_k, int64_t(2));
+    // Several processes: each routes its slice of the batch.
+    c = RunConfig{};
+    c.model.kind = "helloworld";
+    c.parallel.nproc = 4;
+    QCOMPARE(estimate_capacity(c).tokens, int64_t(4 * 128));
+  }
+
+  void flops() {
+    RunConfig c = helloworld();
+    c.train.batch_size = 4;
+    c.train.grad_accum = 2;
+    c.model.seq_len = 8;
+    const ConfigEstimates e = estimate(c);
+    const double n = 4 * 2 * 8;
+    QCOMPARE(e.tokens_per_step, n);
+    QCOMPARE(e.flops.experts, 3.0 * 4 * n * 2 * 16 * 8);
+    QCOMPARE(e.flops.dense, 6.0 * n * 4 * 16);  // the gate: 6 * params * tokens
+  }
+
+  void memory() {
+    RunConfig c = helloworld();
+    const double params = estimate_parameters(c).total();
+    MemoryEstimate m = estimate(c).memory;
+    QCOMPARE(m.weights, 4 * params);
+    QCOMPARE(m.states(), 16 * params);  // weights, grads, AdamW's two moments, float32
+    c.train.dtype = "bfloat16";
+    m = estimate(c).memory;
+    QCOMPARE(m.weights, 2 * params);
+    QCOMPARE(m.masters, 4 * params);
+    QCOMPARE(m.states(), (2 + 2 + 4 + 8) * params);
+    c.train.dtype = "float64";
+    c.train.optimizer = "sgd";
+    QCOMPARE(estimate(c).memory.states(), 16 * params);  // no momentum: no state
+    c.train.momentum = 0.9;
+    QCOMPARE(estimate(c).memory.states(), 24 * params);
+    QVERIFY(estimate(c).memory.activations > 0);
+  }
+
+  void cannotEstimateNonsense() {
+    RunConfig c;
+    QVERIFY(can_estimate(c));
+    c.moe.experts = 0;
+    QVERIFY(!can_estimate(c));
+    c = RunConfig{};
+    c.model.kind = "rnn";
+    QVERIFY(!can_estimate(c));
+  }
+
+  void humanUnits() {
+    QCOMPARE(format_count(950), std::string("950"));
+    QCOMPARE(format_count(1184), std::string("1.18 k"));
+    QCOMPARE(format_count(12345), std::string("12.3 k"));
+    QCOMPARE(format_count(999999), std::string("1 M"));
+    QCOMPARE(format_count(1.2e6), std::string("1.2 M"));
+    QCOMPARE(format_flops(3.4e9), std::string("3.4 GFLOP"));
+    QCOMPARE(format_flops(12), std::string("12 FLOP"));
+    QCOMPARE(format_bytes(512.0 * 1024 * 1024), std::string("512 MiB"));
+    QCOMPARE(format_bytes(1536), std::string("1.5 KiB"));
+    QCOMPARE(format_bytes(0), std::string("0 B"));
+    QCOMPARE(format_bytes(2.25 * 1024 * 1024 * 1024), std::string("2.25 GiB"));
+  }
+};
+
+QTEST_MAIN(TestConfigEstimates)
+#include "test_config_estimates.moc"

@@ -1,0 +1,130 @@
+// ExperimentEditor as a whole: the JSON view and the form stay in sync both ways through the
+// document, a syntax error keeps the typed text, problems are listed and lead to their field.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "experiment/config_form.h"
+#include "experiment/estimates_panel.h"
+#include "experiment/experiment_document.h"
+#include "experiment/experiment_editor.h"
+#include "experiment/experiment_file_actions.h"
+#include "experiment/field_editor.h"
+#include "experiment/json_editor.h"
+#include "experiment/problem_list_model.h"
+
+using moe::ui::ExperimentEditor;
+using moe::ui::JsonEditor;
+
+class TestExperimentEditor : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    editor_ = std::make_unique<ExperimentEditor>();
+    editor_->document()->setValidateOptions({/*check_files=*/false});
+    editor_->resize(1400, 900);
+    editor_->show();
+  }
+
+  void formEditRewritesTheJsonView() {
+    auto* experts = qobject_cast<QSpinBox*>(editor_->form()->fieldEditor("/moe/experts")->editor());
+    experts->setValue(64);
+    const QString text = editor_->jsonEditor()->textEdit()->toPlainText();
+    QCOMPARE(nlohmann::json::parse(text.toStdString())["moe"]["experts"], nlohmann::json(64));
+  }
+
+  void typingJsonUpdatesTheFormAfterAPause() {
+    QPlainTextEdit* edit = editor_->jsonEditor()->textEdit();
+    edit->selectAll();
+    QElapsedTimer clock;
+    clock.start();
+    QTest::keyClicks(edit, R"({"moe": {"experts": 4, "top_k": 1}})");
+    auto* experts = qobject_cast<QSpinBox*>(editor_->form()->fieldEditor("/moe/experts")->editor());
+    // Debounced: not on each keystroke...
+    if (clock.elapsed() < JsonEditor::kDebounceMs) QCOMPARE(experts->value(), 8);
+    // ...but soon after the typing stops.
+    QTRY_COMPARE_WITH_TIMEOUT(experts->value(), 4, 2000);
+    // The text is what was typed, not reformatted under the cursor.
+    QCOMPARE(edit->toPlainText(), QString(R"({"moe": {"experts": 4, "top_k": 1}})"));
+  }
+
+  void syntaxErrorKeepsTheTextAndShowsLineAndColumn() {
+    QPlainTextEdit* edit = editor_->jsonEditor()->textEdit();
+    const QString broken = "{\n  \"moe\": {\"experts\": 4\n  \"train\": {}\n}";
+    edit->setPlainText(broken);
+    editor_->jsonEditor()->flush();
+    QCOMPARE(edit->toPlainText(), broken);
+    QVERIFY(editor_->document()->hasSyntaxError());
+    // Where the parser stopped: the end of the unexpected "train" (as moe-train validate says).
+    QVERIFY2(editor_->jsonEditor()->statusText().startsWith("Syntax error at line 3, column 9"),
+             qPrintable(editor_->jsonEditor()->statusText()));
+    // The problem list holds just the syntax error, and the form waits for a fix.
+    QCOMPARE(editor_->problemView()->model()->rowCount(), 1);
+    QVERIFY(!editor_->form()->fieldEditor("/moe/experts")->isEnabled());
+    // Fixing it brings everything back.
+    edit->setPlainText("{\n  \"moe\": {\"experts\": 4},\n  \"train\": {}\n}");
+    editor_->jsonEditor()->flush();
+    QVERIFY(!editor_->document()->hasSyntaxError());
+    QCOMPARE(editor_->jsonEditor()->statusText(), QString("Valid JSON"));
+    QVERIFY(editor_->form()->fieldEditor("/moe/experts")->isEnabled());
+  }
+
+  void problemListLeadsToTheField() {
+    editor_->document()->setText(R"({"moe": {"experts": 8, "top_k": 9}})");
+    QAbstractItemModel* model = editor_->problemView()->model();
+    QCOMPARE(model->rowCount(), 1);
+    const QModelIndex row = model->index(0, 0);
+    QCOMPARE(row.data().toString(),
+             QString("/moe/top_k: must be between 1 and 8 (moe.experts), got 9"));
+    QCOMPARE(row.data(moe::ui::ProblemListModel::kPointerRole).toString(), QString("/moe/top_k"));
+    emit editor_->problemView()->activated(row);
+    QWidget* top_k = editor_->form()->fieldEditor("/moe/top_k")->editor();
+    QTRY_VERIFY(top_k->hasFocus() || QApplication::focusWidget() == top_k);
+  }
+
+  void estimatesFollowTheDocument() {
+    editor_->document()->setText(
+        R"({"model": {"kind": "helloworld", "dim": 16}, "moe": {"experts": 4, "hidden": 8}})");
+    // 2*E*H*M + E*H + E*M = 1024 + 32 + 64 experts; E*M = 64 dense.
+    QCOMPARE(editor_->estimatesPanel()->valueText("parameters"), QString("1.18 k"));
+    QVERIFY(editor_->estimatesPanel()->valueText("experts").startsWith("1.12 k"));
+    editor_->document()->setText(R"({"moe": {"capacity_factor": 0}})");
+    QVERIFY(editor_->estimatesPanel()->valueText("capacity").startsWith("dropless (max demand)"));
+  }
+
+  // The editor with the default experiment (fashion-mnist), at a laptop-sized window: no label
+  // is cut off. With MOE_SCREENSHOT_DIR set it saves experiment_editor.png there to look at.
+  void lookWithFashionMnist() {
+    QVERIFY(editor_->fileActions()->openPreset("fashion-mnist"));
+    editor_->resize(1366, 860);
+    QTest::qWait(50);
+    for (QLabel* label : editor_->findChildren<QLabel*>()) {
+      if (!label->isVisible() || label->wordWrap() || label->text().isEmpty()) continue;
+      QVERIFY2(label->width() >= label->minimumSizeHint().width(), qPrintable(label->text()));
+    }
+    const QString dir = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) {
+      const QString path = QDir(dir).filePath("experiment_editor.png");
+      QVERIFY(editor_->grab().save(path));
+      qInfo("saved %s", qPrintable(path));
+      // And how a problem looks inline.
+      editor_->document()->setValue("/moe/top_k", 9);
+      editor_->document()->setValue("/model/dim", 63);
+      QTest::qWait(50);  // let the layouts make room for the messages
+      const QString problem_path = QDir(dir).filePath("experiment_editor_problems.png");
+      QVERIFY(editor_->grab().save(problem_path));
+      qInfo("saved %s", qPrintable(problem_path));
+    }
+  }
+
+ private:
+  std::unique_ptr<ExperimentEditor> editor_;
+};
+
+QTEST_MAIN(TestExperimentEditor)
+#include "test_experiment_editor.moc"

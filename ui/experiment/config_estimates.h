@@ -1,0 +1,77 @@
+// Back-of-the-envelope figures for a RunConfig, shown beside the experiment form: parameters
+// (experts vs dense, counted exactly as the engine's models register them), FLOPs per optimizer
+// step, capacity per expert (SPEC 1.2) and memory. Pure C++ (no Qt, no Torch) so tests can check
+// it against the engine. Figures are doubles: exact integers up to 2^53, and no overflow for the
+// largest configs validation allows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "protocol/run_config.h"
+
+namespace moe::ui {
+
+struct ParameterEstimate {
+  double experts = 0;  // every MoE layer's expert weights and biases (batched_fc1_w, ...)
+  double dense = 0;    // everything else: gates, embeddings, attention, dense FFNs, norms, head
+  double total() const { return experts + dense; }
+};
+
+// Slots per expert in one MoE layer call (SPEC 1.2 step 5).
+struct CapacityEstimate {
+  enum class Kind {
+    kFixed,     // capacity_factor > 0: `count` is C
+    kDropless,  // == 0: C is the max demand, known only at run time; `count` is 0
+    kBounded,   // < 0: C = min(max demand, `count`)
+  };
+  Kind kind = Kind::kFixed;
+  int64_t count = 0;
+  int64_t tokens = 0;     // N: tokens one process routes per layer call
+  int64_t top_k = 0;      // k' = min(top_k, experts)
+  int64_t alignment = 1;  // C is rounded up to a multiple of this
+};
+
+struct FlopsEstimate {  // one optimizer step, forward + backward, all processes
+  double experts = 0;   // SPEC 7: 3 * 4 * N * k' * M * H per MoE layer
+  double dense = 0;     // 6 * (matmul parameters) * tokens, attention scores, convolutions
+  double total() const { return experts + dense; }
+};
+
+struct MemoryEstimate {                                           // bytes
+  double weights = 0, gradients = 0, optimizer = 0, masters = 0;  // whole model, one copy
+  double activations = 0;  // saved for backward, one forward/backward pass of one process
+  double states() const { return weights + gradients + optimizer + masters; }
+};
+
+struct ConfigEstimates {
+  ParameterEstimate parameters;
+  int64_t moe_layers = 0;
+  int64_t tokens_per_sample = 0;
+  double tokens_per_step = 0;  // batch_size * grad_accum * tokens_per_sample
+  FlopsEstimate flops;
+  CapacityEstimate capacity;
+  MemoryEstimate memory;
+};
+
+// False when a size the estimates depend on is not positive (the form shows "—" then; validation
+// says why).
+bool can_estimate(const protocol::RunConfig& config);
+
+ParameterEstimate estimate_parameters(const protocol::RunConfig& config);
+int64_t moe_layer_count(const protocol::RunConfig& config);
+int64_t tokens_per_sample(const protocol::RunConfig& config);
+
+// SPEC 1.2: the capacity rule for `tokens` routed tokens, `experts` experts, k' choices.
+// max_demand is only used when factor <= 0.
+int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
+                       int64_t max_demand, int64_t alignment);
+CapacityEstimate estimate_capacity(const protocol::RunConfig& config);
+
+// All of the above; call can_estimate first.
+ConfigEstimates estimate(const protocol::RunConfig& config);
+
+// Bytes per element of train.dtype as the engine stores weights.
+int64_t dtype_bytes(const std::string& dtype);
+
+}  // namespace moe::ui

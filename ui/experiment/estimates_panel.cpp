@@ -1,0 +1,124 @@
+#include "experiment/estimates_panel.h"
+
+#include <QFormLayout>
+#include <QLabel>
+
+#include "experiment/config_estimates.h"
+#include "experiment/experiment_document.h"
+#include "experiment/human_units.h"
+
+namespace moe::ui {
+namespace {
+
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+QString percent(double part, double whole) {
+  return whole > 0 ? QString::number(100.0 * part / whole, 'f', 0) + "%" : QString("—");
+}
+
+}  // namespace
+
+EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
+  auto* form = new QFormLayout(this);
+  form->setContentsMargins(0, 0, 0, 0);
+  form->setHorizontalSpacing(12);
+  form->setVerticalSpacing(3);
+  form->setLabelAlignment(Qt::AlignLeft);
+  addRow("parameters", tr("Parameters"), tr("Every trainable parameter, as the engine counts it."));
+  addRow("experts", tr("  in experts"),
+         tr("Expert weights and biases of all MoE layers (batched_fc1/fc2)."));
+  addRow("dense", tr("  dense"),
+         tr("Everything else: gates, embeddings, attention, dense FFNs, norms, head."));
+  addRow("moe_layers", tr("MoE layers"), tr("Blocks whose FFN is an MoE layer."));
+  addRow("tokens", tr("Tokens / step"), tr("batch_size × grad_accum × tokens per sample."));
+  addRow("flops", tr("FLOPs / step"),
+         tr("Forward + backward. Experts: 3·4·N·k′·M·H per MoE layer (SPEC 7); dense parts: "
+            "6 × parameters × tokens for matmuls, plus attention scores and convolutions."));
+  addRow("capacity", tr("Capacity / expert"),
+         tr("Slots per expert in one MoE layer call of one process (SPEC 1.2): "
+            "k′·⌊f·⌈N/E⌉⌋ for f > 0; the max demand for f = 0; at most k′·⌊−f·⌈N/E⌉⌋ for "
+            "f < 0."));
+  addRow("weights", tr("Weights + optimizer"),
+         tr("Weights and gradients in train.dtype, optimizer states (AdamW 2, SGD with momentum "
+            "1), and float32 master weights for bfloat16. One copy of the whole model."));
+  addRow("activations", tr("Activations ≈"),
+         tr("Rough size of what one forward/backward pass of one process keeps for backward."));
+  connect(document_, &ExperimentDocument::contentChanged, this, &EstimatesPanel::refresh);
+  refresh();
+}
+
+void EstimatesPanel::addRow(const QString& key, const QString& label, const QString& tooltip) {
+  auto* name = new QLabel(label, this);
+  name->setToolTip(tooltip);
+  QPalette palette = name->palette();
+  palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
+  name->setPalette(palette);
+  auto* value = new QLabel(this);
+  value->setToolTip(tooltip);
+  value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  static_cast<QFormLayout*>(layout())->addRow(name, value);
+  values_.insert(key, value);
+}
+
+void EstimatesPanel::set(const QString& row, const QString& text, const QString& detail) {
+  QLabel* label = values_.value(row);
+  if (detail.isEmpty()) {
+    label->setText(text);
+    return;
+  }
+  // Halfway between text and background: PlaceholderText carries its greyness in alpha, which
+  // a rich-text colour name would drop.
+  const QColor text_color = palette().color(QPalette::WindowText);
+  const QColor window = palette().color(QPalette::Window);
+  const QString grey =
+      QColor((text_color.red() + window.red()) / 2, (text_color.green() + window.green()) / 2,
+             (text_color.blue() + window.blue()) / 2)
+          .name();
+  label->setText(QString("%1&nbsp;&nbsp;<span style='color:%2'>%3</span>")
+                     .arg(text.toHtmlEscaped(), grey, detail.toHtmlEscaped()));
+}
+
+void EstimatesPanel::refresh() {
+  const protocol::RunConfig& c = document_->config();
+  if (!can_estimate(c)) {
+    for (QLabel* label : values_) label->setText("—");
+    return;
+  }
+  const ConfigEstimates e = estimate(c);
+  const double total = e.parameters.total();
+  set("parameters", q(format_count(total)));
+  set("experts", q(format_count(e.parameters.experts)), percent(e.parameters.experts, total));
+  set("dense", q(format_count(e.parameters.dense)), percent(e.parameters.dense, total));
+  set("moe_layers", QString::number(e.moe_layers));
+  set("tokens", q(format_count(e.tokens_per_step)));
+  set("flops", q(format_flops(e.flops.total())),
+      tr("experts %1").arg(percent(e.flops.experts, e.flops.total())));
+
+  const CapacityEstimate& cap = e.capacity;
+  const QString n = tr("N = %1 tokens").arg(q(format_count(double(cap.tokens))));
+  switch (cap.kind) {
+    case CapacityEstimate::Kind::kFixed:
+      set("capacity", tr("%1 slots").arg(cap.count), n);
+      break;
+    case CapacityEstimate::Kind::kDropless:
+      set("capacity", tr("dropless (max demand)"), n);
+      break;
+    case CapacityEstimate::Kind::kBounded:
+      set("capacity", tr("≤ %1 slots (max demand)").arg(cap.count), n);
+      break;
+  }
+  set("weights", q(format_bytes(e.memory.states())),
+      tr("weights %1").arg(q(format_bytes(e.memory.weights))));
+  set("activations", q(format_bytes(e.memory.activations)),
+      c.parallel.nproc > 1 ? tr("per process") : QString());
+}
+
+QString EstimatesPanel::valueText(const QString& row) const {
+  QLabel* label = values_.value(row);
+  return label ? label->text() : QString();
+}
+
+}  // namespace moe::ui
