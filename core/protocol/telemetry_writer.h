@@ -38,7 +38,7 @@ class TelemetryWriter {
 
   // Writes a typed event with "t" set to now (the event's own t is ignored).
   template <class Event>
-  void emit(const Event& event) {
+  void write_event(const Event& event) {
     nlohmann::json j = to_json(event);
     j["t"] = seconds_since_start();
     write(j);

@@ -13,7 +13,7 @@ RunLog::RunLog(protocol::TelemetryWriter* telemetry, const std::string& stderr_l
 }
 
 void RunLog::log(const char* level, const std::string& msg) {
-  if (telemetry_) telemetry_->emit(protocol::LogEvent{0, level, msg});
+  if (telemetry_) telemetry_->write_event(protocol::LogEvent{0, level, msg});
   std::lock_guard<std::mutex> lock(mutex_);
   clear_progress_locked();
   const std::string prefix = std::string(level) == "info" ? "" : std::string(level) + ": ";

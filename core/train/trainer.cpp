@@ -82,7 +82,7 @@ void Trainer::emit_run_start() {
   const model::ParameterCounts counts = model_->parameter_counts();
   e.expert_parameters = counts.experts;
   e.dense_parameters = counts.dense;
-  telemetry_.emit(e);
+  telemetry_.write_event(e);
   log_.info("run directory " + dir_.path);
   const size_t layers = model_->moe_layers().size();
   log_.info("model " + config_.model.kind + ": " + with_thousands(counts.total()) +
@@ -179,10 +179,10 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
   e.tokens_per_s = tokens_per_s;
   e.step_ms = step_ms;
   e.tflops = tutel_tflops(totals.tokens(), step_ms);
-  telemetry_.emit(e);
+  telemetry_.write_event(e);
   if (tc.expert_load) {
     for (size_t layer = 0; layer < totals.layers(); ++layer) {
-      telemetry_.emit(totals.expert_load(step, static_cast<int64_t>(layer)));
+      telemetry_.write_event(totals.expert_load(step, static_cast<int64_t>(layer)));
     }
   }
   if (tc.phases) {
@@ -197,7 +197,7 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
       accounted += ms;
     }
     p.ms["other"] = std::max(0.0, step_ms - accounted);
-    telemetry_.emit(p);
+    telemetry_.write_event(p);
   }
 }
 
@@ -227,7 +227,7 @@ void Trainer::maybe_evaluate(int64_t step, bool last) {
   e.step = step;
   e.loss = result->loss;
   e.accuracy = result->accuracy;
-  telemetry_.emit(e);
+  telemetry_.write_event(e);
   std::string msg = "eval at step " + std::to_string(step) + ": loss " +
                     std::to_string(result->loss);
   if (result->accuracy) msg += ", accuracy " + std::to_string(*result->accuracy);
@@ -245,7 +245,7 @@ void Trainer::save(int64_t step) {
   const std::string path =
       save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
   saved_step_ = step;
-  telemetry_.emit(protocol::CheckpointEvent{0, step, path});
+  telemetry_.write_event(protocol::CheckpointEvent{0, step, path});
 }
 
 void Trainer::finish(const std::string& status, int64_t steps, const std::string& error) {
@@ -261,7 +261,7 @@ void Trainer::finish(const std::string& status, int64_t steps, const std::string
   e.status = status;
   e.steps = steps;
   if (!error.empty()) e.error = error;
-  telemetry_.emit(e);
+  telemetry_.write_event(e);
 }
 
 int Trainer::run() {

@@ -185,7 +185,7 @@ TEST(TelemetryWriter, EmitStampsTime) {
   TelemetryWriter writer(&out, "", TelemetryWriter::Clock::now() - std::chrono::seconds(5));
   StepEvent step;
   step.t = -1;
-  writer.emit(step);
+  writer.write_event(step);
   auto back = parse_event_line(out.str());
   ASSERT_TRUE(back.has_value());
   EXPECT_GE(event_time(*back), 5.0);
@@ -199,7 +199,7 @@ TEST(TelemetryWriter, AppendsToExistingFile) {
                                      "\"level\":\"info\",\"msg\":\"old\"}\n");
   {
     TelemetryWriter writer(nullptr, path);
-    writer.emit(LogEvent{0, "info", "new"});
+    writer.write_event(LogEvent{0, "info", "new"});
   }
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -232,7 +232,7 @@ TEST(TelemetryWriter, ConcurrentWritersNeverInterleaveLines) {
           e.counts.assign(64, i);
           e.kept.assign(64, i);
           e.importance.assign(64, 1.0 / 64);
-          writer.emit(e);
+          writer.write_event(e);
         }
       });
     }

@@ -1,0 +1,38 @@
+// moe-studio: the MoE Studio desktop app. `moe-studio [CONFIG.json] [--run]` opens an experiment
+// (the fashion-mnist preset when none is given) and, with --run, launches it at once.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QTimer>
+
+#include "experiment/experiment_editor.h"
+#include "experiment/experiment_file_actions.h"
+#include "window/main_window.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("MoE Studio");
+  QApplication::setApplicationName("moe-studio");
+  QApplication::setApplicationDisplayName("MoE Studio");
+  QApplication::setWindowIcon(QIcon(":/icons/moe-studio.svg"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Train Mixture-of-Experts models and watch their routing live");
+  parser.addHelpOption();
+  parser.addPositionalArgument("config", "A RunConfig JSON file to open");
+  QCommandLineOption run_option("run", "Launch the experiment right away");
+  parser.addOption(run_option);
+  parser.process(app);
+
+  moe::ui::MainWindow window;
+  auto* files = window.editor()->fileActions();
+  const QStringList args = parser.positionalArguments();
+  if (!args.isEmpty()) {
+    files->openFile(args.first());
+  } else {
+    files->openPreset("fashion-mnist");
+  }
+  window.show();
+  if (parser.isSet(run_option)) QTimer::singleShot(0, &window, [&window] { window.runExperiment(); });
+  return app.exec();
+}

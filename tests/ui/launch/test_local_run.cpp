@@ -1,0 +1,253 @@
+// LocalRun and RunManager without the engine: /bin/sh scripts stand in for moe-train to play
+// the endings a real run can have (telemetry and exit 0, a crash, ignoring SIGINT, no binary).
+#include <QtTest>
+
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "launch/launch_spec.h"
+#include "launch/local_run.h"
+#include "launch/run_manager.h"
+
+using moe::ui::LaunchSpec;
+using moe::ui::LocalRun;
+using moe::ui::RunManager;
+using State = moe::ui::LocalRun::State;
+
+namespace {
+
+constexpr int kTimeoutMs = 20000;
+
+const char kTelemetryLines[] =
+    R"({"v":1,"type":"run_start","t":0,"run_id":"fake","config":{"train":{"steps":4}},"world_size":1})"
+    "\n"
+    R"({"v":1,"type":"step","t":1,"step":1,"loss":2,"task_loss":2,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
+    "\n"
+    R"({"v":1,"type":"step","t":2,"step":2,"loss":1,"task_loss":1,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
+    "\n";
+
+}  // namespace
+
+class TestLocalRun : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+
+  // An executable script in the temporary directory.
+  QString script(const QString& name, const QByteArray& body) {
+    const QString path = dir_.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write("#!/bin/sh\n" + body);
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+  }
+
+  void waitForEnd(LocalRun& run) {
+    if (run.isActive()) {
+      QSignalSpy finished(&run, &LocalRun::finished);
+      QVERIFY(finished.wait(kTimeoutMs));
+    }
+    QVERIFY(!run.isActive());
+  }
+
+ private slots:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  void argumentsAndExpectedSteps() {
+    const QString config = dir_.filePath(QStringLiteral("c.json"));
+    QFile file(config);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"train": {"steps": 77}})");
+    file.close();
+
+    LaunchSpec spec;
+    spec.config_file = config;
+    spec.run_dir = QStringLiteral("/r/x");
+    spec.overrides = {QStringLiteral("moe.experts=4")};
+    QCOMPARE(spec.arguments(), (QStringList{"run", "--config", config, "--run-dir", "/r/x", "--set",
+                                            "moe.experts=4"}));
+    QCOMPARE(spec.expectedSteps(), 77);
+    spec.overrides << QStringLiteral("train.steps=12");
+    QCOMPARE(spec.expectedSteps(), 12);
+    spec.overrides = {QStringLiteral("train.steps=abc")};
+    QCOMPARE(spec.expectedSteps(), 0);
+
+    LaunchSpec resume;
+    resume.resume = true;
+    resume.run_dir = QStringLiteral("/r/x");
+    QCOMPARE(resume.arguments(), (QStringList{"run", "--resume", "/r/x"}));
+    LaunchSpec rooted;
+    rooted.config_file = QStringLiteral("c.json");
+    rooted.runs_root = QStringLiteral("/runs");
+    QCOMPARE(rooted.arguments(),
+             (QStringList{"run", "--config", "c.json", "--runs-root", "/runs"}));
+  }
+
+  void telemetryAndProgressFromStdout() {
+    LaunchSpec spec;
+    spec.program = script(QStringLiteral("ok.sh"),
+                          "echo 'loading' >&2\ncat <<'EOF'\n" + QByteArray(kTelemetryLines) +
+                              "EOF\nprintf 'last line without newline' >&2\nexit 0\n");
+    spec.runs_root = dir_.filePath(QStringLiteral("runs"));
+    LocalRun run(spec);
+    QSignalSpy states(&run, &LocalRun::stateChanged);
+    QSignalSpy progress(&run, &LocalRun::progressChanged);
+    QSignalSpy stderr_lines(&run, &LocalRun::stderrReceived);
+    run.start();
+    QCOMPARE(run.state(), State::Starting);
+    waitForEnd(run);
+    QCOMPARE(run.state(), State::Finished);
+    QCOMPARE(run.exitCode(), 0);
+    QVERIFY(run.errorText().isEmpty());
+    QCOMPARE(run.runId(), QStringLiteral("fake"));
+    QCOMPARE(run.runDir(), dir_.filePath(QStringLiteral("runs/fake")));
+    QCOMPARE(run.series()->steps().size(), size_t{2});
+    QCOMPARE(run.step(), 2);
+    QCOMPARE(run.totalSteps(), 4);    // from run_start's config
+    QCOMPARE(run.etaSeconds(), 2.0);  // 2 steps left at 1 s a step
+    QVERIFY(progress.count() >= 1);
+    QCOMPARE(run.stderrLines(),
+             (QStringList{QStringLiteral("loading"), QStringLiteral("last line without newline")}));
+    QVERIFY(stderr_lines.count() >= 1);
+    QCOMPARE(states.last().at(0).value<State>(), State::Finished);
+    QVERIFY(run.endedAt() >= run.startedAt());
+  }
+
+  void crashWithoutRunEndQuotesStderr() {
+    LaunchSpec spec;
+    spec.program = script(QStringLiteral("crash.sh"),
+                          "echo 'step 1 ok' >&2\necho 'terminate called: bad_alloc' >&2\n"
+                          "kill -SEGV $$\n");
+    LocalRun run(spec);
+    run.start();
+    waitForEnd(run);
+    QCOMPARE(run.state(), State::Failed);
+    QCOMPARE(run.exitStatus(), QProcess::CrashExit);
+    QVERIFY2(run.errorText().contains(QStringLiteral("terminate called: bad_alloc")),
+             qPrintable(run.errorText()));
+    QVERIFY(run.errorText().contains(QStringLiteral("crashed")));
+  }
+
+  void failureExitStatusWithStderr() {
+    LaunchSpec spec;
+    spec.program =
+        script(QStringLiteral("bad.sh"), "echo 'moe-train: c.json: /moe/top_k: no' >&2\nexit 2\n");
+    LocalRun run(spec);
+    run.start();
+    waitForEnd(run);
+    QCOMPARE(run.state(), State::Failed);
+    QCOMPARE(run.exitCode(), 2);
+    QVERIFY(run.errorText().contains(QStringLiteral("/moe/top_k: no")));
+    QVERIFY(run.errorText().contains(QStringLiteral("status 2")));
+  }
+
+  void cancelKillsAfterGracePeriod() {
+    LaunchSpec spec;
+    // Ignores SIGINT, like a run stuck in a long step; `exec sleep` keeps the ignored signal.
+    spec.program =
+        script(QStringLiteral("stubborn.sh"), "trap '' INT\necho started >&2\nexec sleep 60\n");
+    spec.cancel_grace_ms = 300;
+    LocalRun run(spec);
+    QSignalSpy stderr_lines(&run, &LocalRun::stderrReceived);
+    run.start();
+    QVERIFY(stderr_lines.wait(kTimeoutMs));  // the trap is set
+    QElapsedTimer clock;
+    clock.start();
+    run.cancel();
+    run.cancel();  // twice changes nothing
+    QVERIFY(run.cancelRequested());
+    waitForEnd(run);
+    QVERIFY(clock.elapsed() >= 250);
+    QCOMPARE(run.state(), State::Cancelled);
+    QCOMPARE(run.exitStatus(), QProcess::CrashExit);
+    QVERIFY(run.errorText().contains(QStringLiteral("killed")));
+  }
+
+  void cancelStopsOnSigint() {
+    LaunchSpec spec;
+    // Exits 130 on SIGINT, as moe-train does after writing its checkpoint.
+    spec.program = script(QStringLiteral("polite.sh"),
+                          "trap 'echo stopping >&2; exit 130' INT\necho started >&2\n"
+                          "while :; do sleep 0.05; done\n");
+    LocalRun run(spec);
+    QSignalSpy stderr_lines(&run, &LocalRun::stderrReceived);
+    run.start();
+    QVERIFY(stderr_lines.wait(kTimeoutMs));
+    run.cancel();
+    waitForEnd(run);
+    QCOMPARE(run.state(), State::Cancelled);
+    QCOMPARE(run.exitCode(), 130);
+    QVERIFY(run.errorText().isEmpty());
+  }
+
+  void missingProgramFailsClearly() {
+    LaunchSpec spec;
+    spec.program = QStringLiteral("/nonexistent/bin/moe-train");
+    LocalRun run(spec);
+    QSignalSpy finished(&run, &LocalRun::finished);
+    run.start();
+    QVERIFY(finished.count() == 0);  // reported from the event loop, after start() returns
+    waitForEnd(run);
+    QCOMPARE(run.state(), State::Failed);
+    QCOMPARE(run.exitCode(), -1);
+    QVERIFY2(run.errorText().contains(QStringLiteral("Could not start /nonexistent/bin/moe-train")),
+             qPrintable(run.errorText()));
+  }
+
+  void cancelBeforeStart() {
+    LocalRun run(LaunchSpec{});
+    QSignalSpy finished(&run, &LocalRun::finished);
+    run.cancel();
+    QCOMPARE(run.state(), State::Cancelled);
+    QCOMPARE(finished.count(), 1);
+    run.start();  // ended: starts nothing
+    QCOMPARE(run.state(), State::Cancelled);
+  }
+
+  void managerOwnsRuns() {
+    RunManager manager;
+    manager.setTrainProgram(script(QStringLiteral("mgr.sh"), "sleep 0.2\nexit 0\n"));
+    QSignalSpy added(&manager, &RunManager::runAdded);
+    QSignalSpy finished(&manager, &RunManager::runFinished);
+    QSignalSpy active(&manager, &RunManager::activeCountChanged);
+    LaunchSpec spec;
+    spec.run_dir = dir_.filePath(QStringLiteral("runs/a"));
+    LocalRun* a = manager.startRun(spec);
+    spec.run_dir = dir_.filePath(QStringLiteral("runs/b"));
+    LocalRun* b = manager.startRun(spec);
+    QCOMPARE(added.count(), 2);
+    QCOMPARE(manager.runs(), (QList<LocalRun*>{a, b}));
+    QCOMPARE(manager.activeRuns().size(), 2);
+    QVERIFY(manager.hasActiveRuns());
+    QCOMPARE(manager.findByRunDir(dir_.filePath(QStringLiteral("runs/b/"))), b);
+    QVERIFY(!manager.remove(a));  // still running
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QCOMPARE(active.last().at(0).toInt(), 0);
+    QCOMPARE(a->state(), State::Finished);
+    QSignalSpy removed(&manager, &RunManager::runRemoved);
+    QPointer<LocalRun> watch(a);
+    QVERIFY(manager.remove(a));
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(manager.runs(), (QList<LocalRun*>{b}));
+    QTRY_VERIFY(watch.isNull());  // deleted later
+  }
+
+  void managerStopsRunsItStillOwns() {
+    auto* manager = new RunManager;
+    manager->setTrainProgram(
+        script(QStringLiteral("long.sh"), "trap 'exit 130' INT\nwhile :; do sleep 0.05; done\n"));
+    LocalRun* run = manager->startRun(LaunchSpec{});
+    QTRY_VERIFY(run->isActive());
+    QTest::qWait(200);
+    QElapsedTimer clock;
+    clock.start();
+    delete manager;  // the run is interrupted and waited for, not left behind
+    QVERIFY(clock.elapsed() < 5000);
+  }
+};
+
+QTEST_MAIN(TestLocalRun)
+#include "test_local_run.moc"

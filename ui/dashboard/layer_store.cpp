@@ -1,0 +1,169 @@
+#include "dashboard/layer_store.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace moe::ui::detail {
+
+LayerStore::LayerStore(int64_t layer, size_t experts) : counts_(experts) {
+  scalars_.layer = layer;
+  scalars_.experts = experts;
+}
+
+bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
+  const size_t n = experts();
+  if (e.counts.size() != n || e.kept.size() != n || e.importance.size() != n) return false;
+  const double step = static_cast<double>(e.step);
+  const RowSlot slot = find_slot(scalars_.step, step);
+  put(scalars_.step, slot, step);
+  put(scalars_.t, slot, e.t);
+  put(scalars_.capacity, slot, static_cast<double>(e.capacity));
+  put(scalars_.dropped_frac, slot, e.dropped_frac);
+  put(scalars_.cv, slot, e.cv);
+  put(scalars_.max_over_mean, slot, e.max_over_mean);
+  put(scalars_.load_entropy, slot, e.load_entropy);
+  put(scalars_.router_entropy, slot, e.router_entropy);
+  put(scalars_.dead_experts, slot, static_cast<double>(e.dead_experts));
+  put(scalars_.l_aux, slot, e.l_aux);
+  put(scalars_.z_loss, slot, e.z_loss);
+  counts_.put(slot, e.counts);
+  scratch_.resize(n);
+  for (size_t i = 0; i < n; ++i) scratch_[i] = quantize_share(e.importance[i]);
+  put_row(importance_, n, slot, scratch_.data());
+
+  bool derived = true;
+  for (size_t i = 0; i < n && derived; ++i) {
+    derived = e.kept[i] == std::min(e.counts[i], e.capacity);
+  }
+  if (derived) {
+    kept_exceptions_.erase(step);
+  } else {
+    std::vector<int32_t>& kept = kept_exceptions_[step];
+    kept.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      kept[i] = static_cast<int32_t>(
+          std::clamp<int64_t>(e.kept[i], 0, std::numeric_limits<int32_t>::max()));
+    }
+  }
+  changes_.record(version, step);
+  return true;
+}
+
+void LayerStore::reserve(size_t rows) {
+  reserve_rows(scalars_.columns(), rows);
+  counts_.reserve(rows);
+  importance_.reserve(rows * experts());
+}
+
+LayerColumns LayerStore::columns(const StepRange& range) const {
+  LayerColumns out;
+  out.layer = scalars_.layer;
+  out.experts = scalars_.experts;
+  out.replace_from = range.first;
+  auto [begin, end] = rows_in(scalars_.step, range);
+  copy_rows(scalars_.columns(), out.columns(), begin, end);
+  return out;
+}
+
+std::optional<LayerColumns> LayerStore::changes_since(uint64_t version) const {
+  std::optional<double> from = changes_.since(version);
+  if (!from) return std::nullopt;
+  LayerColumns out = columns(StepRange::between(*from, std::numeric_limits<double>::infinity()));
+  out.replace_from = *from;
+  return out;
+}
+
+std::optional<protocol::ExpertLoadEvent> LayerStore::row(std::optional<double> step) const {
+  if (rows() == 0) return std::nullopt;
+  size_t r = rows() - 1;
+  if (step) {
+    auto it = std::upper_bound(scalars_.step.begin(), scalars_.step.end(), *step);
+    if (it == scalars_.step.begin()) return std::nullopt;
+    r = static_cast<size_t>(it - scalars_.step.begin()) - 1;
+  }
+  protocol::ExpertLoadEvent e;
+  e.t = scalars_.t[r];
+  e.step = static_cast<int64_t>(scalars_.step[r]);
+  e.layer = scalars_.layer;
+  e.capacity = static_cast<int64_t>(scalars_.capacity[r]);
+  e.dropped_frac = scalars_.dropped_frac[r];
+  e.cv = scalars_.cv[r];
+  e.max_over_mean = scalars_.max_over_mean[r];
+  e.load_entropy = scalars_.load_entropy[r];
+  e.router_entropy = scalars_.router_entropy[r];
+  e.dead_experts = static_cast<int64_t>(scalars_.dead_experts[r]);
+  e.l_aux = scalars_.l_aux[r];
+  e.z_loss = scalars_.z_loss[r];
+  const size_t n = experts();
+  e.counts.resize(n);
+  e.kept.resize(n);
+  e.importance.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    e.counts[i] = counts_.at(r, i);
+    e.kept[i] = static_cast<int64_t>(value(r, i, LoadValue::kKept));
+    e.importance[i] = dequantize_share(importance_[r * n + i]);
+  }
+  return e;
+}
+
+double LayerStore::value(size_t row, size_t expert, LoadValue what) const {
+  switch (what) {
+    case LoadValue::kCounts:
+      return counts_.at(row, expert);
+    case LoadValue::kImportance:
+      return dequantize_share(importance_[row * experts() + expert]);
+    case LoadValue::kKept:
+      break;
+  }
+  if (!kept_exceptions_.empty()) {
+    auto it = kept_exceptions_.find(scalars_.step[row]);
+    if (it != kept_exceptions_.end()) return it->second[expert];
+  }
+  return std::min<double>(counts_.at(row, expert), scalars_.capacity[row]);
+}
+
+LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue what) const {
+  LoadMatrix m;
+  m.layer = scalars_.layer;
+  m.experts = experts();
+  auto [begin, end] = rows_in(scalars_.step, range);
+  const size_t rows = end - begin;
+  if (rows == 0 || max_bins == 0) return m;
+  m.bins = std::min(rows, max_bins);
+  m.first_step.resize(m.bins);
+  m.last_step.resize(m.bins);
+  m.values.assign(m.bins * m.experts, 0.0f);
+  for (size_t b = 0; b < m.bins; ++b) {
+    // Bin b averages rows [lo, hi): every bin gets rows / bins rows, give or take one.
+    const size_t lo = begin + b * rows / m.bins, hi = begin + (b + 1) * rows / m.bins;
+    m.first_step[b] = scalars_.step[lo];
+    m.last_step[b] = scalars_.step[hi - 1];
+    float* out = &m.values[b * m.experts];
+    for (size_t r = lo; r < hi; ++r)
+      m.max_capacity = std::max(m.max_capacity, scalars_.capacity[r]);
+    if (what == LoadValue::kCounts) {  // the common case, on raw rows
+      counts_.add_rows(lo, hi, out);
+    } else {
+      for (size_t r = lo; r < hi; ++r) {
+        for (size_t i = 0; i < m.experts; ++i) out[i] += static_cast<float>(value(r, i, what));
+      }
+    }
+    const float scale = 1.0f / static_cast<float>(hi - lo);
+    for (size_t i = 0; i < m.experts; ++i) {
+      out[i] *= scale;
+      m.max_value = std::max<double>(m.max_value, out[i]);
+    }
+  }
+  return m;
+}
+
+size_t LayerStore::bytes() const {
+  size_t kept = 0;
+  for (const auto& [step, values] : kept_exceptions_) kept += 64 + values.capacity() * 4;
+  return column_bytes(std::as_const(scalars_).columns()) + counts_.bytes() +
+         importance_.capacity() * sizeof(uint16_t) + kept;
+}
+
+}  // namespace moe::ui::detail

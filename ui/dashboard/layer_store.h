@@ -1,0 +1,57 @@
+// One MoE layer's expert_load series inside a RunSeries: the scalar metrics as plot-ready
+// columns, the per-expert counts and importance in compact arrays. Not thread-safe: RunSeries
+// guards it with its lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "dashboard/change_log.h"
+#include "dashboard/compact_counts.h"
+#include "dashboard/series_columns.h"
+#include "dashboard/telemetry_protocol.h"
+
+namespace moe::ui::detail {
+
+class LayerStore {
+ public:
+  LayerStore(int64_t layer, size_t experts);
+
+  int64_t layer() const { return scalars_.layer; }
+  size_t experts() const { return scalars_.experts; }
+  size_t rows() const { return scalars_.size(); }
+  bool wide() const { return counts_.wide(); }
+
+  // Stores the event as the row of its step (replacing an earlier one). False, storing nothing,
+  // when its expert count differs from the layer's.
+  bool store(const protocol::ExpertLoadEvent& e, uint64_t version);
+  void reserve(size_t rows);
+
+  // The scalar columns within `range`.
+  LayerColumns columns(const StepRange& range) const;
+  // The rows changed after `version`; nothing when none did.
+  std::optional<LayerColumns> changes_since(uint64_t version) const;
+
+  // The whole row at `step`, or the latest one before it; the newest row without a step.
+  std::optional<protocol::ExpertLoadEvent> row(std::optional<double> step) const;
+  LoadMatrix matrix(const StepRange& range, size_t max_bins, LoadValue value) const;
+
+  size_t bytes() const;
+
+ private:
+  double value(size_t row, size_t expert, LoadValue what) const;
+
+  LayerColumns scalars_;
+  CompactCounts counts_;
+  std::vector<uint16_t> importance_;  // rows x experts, quantize_share
+  std::vector<uint16_t> scratch_;     // one row of importance
+  // kept is min(count, capacity) by SPEC section 2, so it is derived; a row where the engine
+  // reported otherwise keeps its own kept here (by step).
+  std::map<double, std::vector<int32_t>> kept_exceptions_;
+  ChangeLog changes_;
+};
+
+}  // namespace moe::ui::detail

@@ -1,0 +1,55 @@
+#include "launch/launch_spec.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include "protocol/config_overrides.h"
+#include "protocol/run_config.h"
+
+namespace moe::ui {
+
+QStringList LaunchSpec::arguments() const {
+  QStringList args{QStringLiteral("run")};
+  if (resume) {
+    args << QStringLiteral("--resume") << run_dir;
+  } else {
+    args << QStringLiteral("--config") << config_file;
+    if (!run_dir.isEmpty()) {
+      args << QStringLiteral("--run-dir") << run_dir;
+    } else if (!runs_root.isEmpty()) {
+      args << QStringLiteral("--runs-root") << runs_root;
+    }
+  }
+  for (const QString& assignment : overrides) args << QStringLiteral("--set") << assignment;
+  return args;
+}
+
+qint64 LaunchSpec::expectedSteps() const {
+  const QString file = resume ? QDir(run_dir).filePath(QStringLiteral("config.json")) : config_file;
+  try {
+    nlohmann::json json = protocol::read_config_json_file(file.toStdString());
+    std::vector<std::string> assignments;
+    for (const QString& a : overrides) assignments.push_back(a.toStdString());
+    protocol::apply_overrides(json, assignments);
+    std::vector<protocol::ConfigProblem> problems;
+    return protocol::parse_config(json, &problems).train.steps;
+  } catch (const std::exception&) {
+    return 0;  // unreadable or a bad override: moe-train reports it
+  }
+}
+
+QString defaultTrainProgram() {
+  const QString name = QStringLiteral("moe-train");
+  const QString app_dir = QCoreApplication::applicationDirPath();
+  for (const QString& candidate :
+       {QDir(app_dir).filePath(name), QDir(app_dir).filePath(QStringLiteral("../train/") + name)}) {
+    const QFileInfo info(candidate);
+    if (info.isFile() && info.isExecutable()) return info.canonicalFilePath();
+  }
+  const QString on_path = QStandardPaths::findExecutable(name);
+  return on_path.isEmpty() ? name : on_path;
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,30 @@
+// What to launch: the moe-train command line of one local run (SPEC section 6), as plain data.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace moe::ui {
+
+struct LaunchSpec {
+  QString program;        // the moe-train executable; empty: defaultTrainProgram()
+  QString config_file;    // a new run: --config FILE
+  QString run_dir;        // a new run: --run-dir DIR; with resume: the run to continue
+  QString runs_root;      // a new run without run_dir: --runs-root ROOT (moe-train names the run)
+  bool resume = false;    // --resume run_dir instead of --config
+  QStringList overrides;  // --set key.path=value, each
+  QString working_dir;    // the process's working directory; empty: the app's
+  int cancel_grace_ms = 10000;  // after cancel()'s SIGINT, kill when still running this long
+
+  // The arguments after the program: `run --config F --run-dir D --set ...` or `run --resume D`.
+  QStringList arguments() const;
+  // The train.steps the run will take, from the config file (or run_dir/config.json when
+  // resuming) with the overrides applied; 0 when it cannot be read (the engine will say why).
+  qint64 expectedSteps() const;
+};
+
+// moe-train next to the application's binary, else in the build tree's app/train/, else on PATH;
+// "moe-train" (not found: start() fails with a clear message) when none is.
+QString defaultTrainProgram();
+
+}  // namespace moe::ui

@@ -1,0 +1,257 @@
+#include "launch/local_run.h"
+
+#include <QDir>
+
+#include <algorithm>
+#include <csignal>
+#include <utility>
+
+#ifdef Q_OS_UNIX
+#include <sys/types.h>
+#include <unistd.h>
+#endif
+
+namespace moe::ui {
+
+namespace {
+
+constexpr int kExitInterrupted = 128 + SIGINT;  // 130: moe-train stopped by SIGINT
+constexpr int kExitTerminated = 128 + SIGTERM;  // 143: by SIGTERM
+constexpr size_t kEtaWindow = 32;               // recent step rows the ETA is taken from
+
+}  // namespace
+
+LocalRun::LocalRun(LaunchSpec spec, QObject* parent)
+    : QObject(parent), spec_(std::move(spec)), feed_(new TelemetryFeed(this)) {
+  grace_timer_.setSingleShot(true);
+  connect(&grace_timer_, &QTimer::timeout, this, [this] {
+    if (process_ && process_->state() != QProcess::NotRunning) {
+      killed_after_grace_ = true;
+      kill();
+    }
+  });
+  connect(feed_, &TelemetryFeed::changed, this, &LocalRun::onTelemetryChanged);
+  connect(feed_, &TelemetryFeed::finished, this, &LocalRun::onFeedFinished);
+}
+
+LocalRun::~LocalRun() {
+  if (!process_ || process_->state() == QProcess::NotRunning) return;
+  // Stop it the way cancel() does, so it leaves a checkpoint to resume from.
+  process_->disconnect(this);
+  const qint64 pid = process_->processId();
+#ifdef Q_OS_UNIX
+  if (pid > 0) ::kill(static_cast<pid_t>(pid), SIGINT);
+#endif
+  if (!process_->waitForFinished(spec_.cancel_grace_ms)) {
+    process_->kill();
+    process_->waitForFinished(1000);
+  }
+}
+
+QString LocalRun::stateName(State state) {
+  switch (state) {
+    case State::NotStarted:
+      return tr("not started");
+    case State::Starting:
+      return tr("starting");
+    case State::Running:
+      return tr("running");
+    case State::Finished:
+      return tr("finished");
+    case State::Failed:
+      return tr("failed");
+    case State::Cancelled:
+      return tr("cancelled");
+  }
+  return {};
+}
+
+QString LocalRun::runDir() const {
+  if (!spec_.run_dir.isEmpty()) return spec_.run_dir;
+  if (run_id_.isEmpty()) return {};
+  return QDir(spec_.runs_root.isEmpty() ? QStringLiteral("runs") : spec_.runs_root)
+      .filePath(run_id_);
+}
+
+void LocalRun::start() {
+  if (state_ != State::NotStarted) return;
+  program_ = spec_.program.isEmpty() ? defaultTrainProgram() : spec_.program;
+  total_steps_ = spec_.expectedSteps();
+  started_at_ = QDateTime::currentDateTime();
+  process_ = new QProcess(this);
+  process_->setProgram(program_);
+  process_->setArguments(spec_.arguments());
+  if (!spec_.working_dir.isEmpty()) process_->setWorkingDirectory(spec_.working_dir);
+  process_->setStandardInputFile(QProcess::nullDevice());
+  connect(process_, &QProcess::readyReadStandardOutput, this, &LocalRun::readStdout);
+  connect(process_, &QProcess::readyReadStandardError, this, [this] { readStderr(); });
+  connect(process_, &QProcess::errorOccurred, this, &LocalRun::onProcessError);
+  connect(process_, &QProcess::finished, this, &LocalRun::onProcessFinished);
+  setState(State::Starting);
+  process_->start();
+}
+
+void LocalRun::cancel() {
+  if (state_ == State::NotStarted) {
+    cancel_requested_ = true;
+    ended_at_ = QDateTime::currentDateTime();
+    setState(State::Cancelled);
+    emit finished();
+    return;
+  }
+  if (!isActive() || cancel_requested_) return;
+  cancel_requested_ = true;
+  if (!process_ || process_->state() == QProcess::NotRunning) return;
+  const qint64 pid = process_->processId();
+#ifdef Q_OS_UNIX
+  // Not QProcess::terminate(): moe-train treats SIGINT and SIGTERM alike, but SIGINT is what a
+  // user at a terminal sends, and its exit status (130) says so.
+  if (pid > 0) {
+    ::kill(static_cast<pid_t>(pid), SIGINT);
+    grace_timer_.start(spec_.cancel_grace_ms);
+    return;
+  }
+#endif
+  kill();
+}
+
+void LocalRun::kill() {
+  if (!process_ || process_->state() == QProcess::NotRunning) return;
+  cancel_requested_ = killed_ = true;
+  process_->kill();
+}
+
+void LocalRun::setState(State state) {
+  if (state == state_) return;
+  state_ = state;
+  emit stateChanged(state);
+}
+
+void LocalRun::readStdout() {
+  feed_->feed(process_->readAllStandardOutput());
+}
+
+void LocalRun::readStderr(bool flush_partial) {
+  stderr_partial_.append(process_->readAllStandardError());
+  QStringList lines;
+  qsizetype begin = 0;
+  for (qsizetype nl; (nl = stderr_partial_.indexOf('\n', begin)) >= 0; begin = nl + 1) {
+    QByteArray line = stderr_partial_.mid(begin, nl - begin);
+    if (line.endsWith('\r')) line.chop(1);
+    lines << QString::fromUtf8(line);
+  }
+  stderr_partial_.remove(0, begin);
+  if (flush_partial && !stderr_partial_.isEmpty()) {
+    lines << QString::fromUtf8(stderr_partial_);
+    stderr_partial_.clear();
+  }
+  if (lines.isEmpty()) return;
+  stderr_lines_ << lines;
+  if (stderr_lines_.size() > kMaxStderrLines) {
+    stderr_lines_.erase(stderr_lines_.begin(),
+                        stderr_lines_.begin() + (stderr_lines_.size() - kMaxStderrLines));
+  }
+  emit stderrReceived(lines);
+}
+
+void LocalRun::onTelemetryChanged() {
+  const std::shared_ptr<RunSeries> series = feed_->series();
+  if (run_id_.isEmpty()) {
+    const RunInfo info = series->info();  // copies the config: only until run_start is seen
+    if (info.started) {
+      run_id_ = QString::fromStdString(info.run_id);
+      const auto train = info.config.find("train");
+      if (train != info.config.end() && train->is_object()) {
+        const auto steps = train->find("steps");
+        if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
+      }
+    }
+  }
+  if (state_ == State::Starting && !run_id_.isEmpty()) setState(State::Running);
+
+  const StepColumns recent = series->steps(StepRange::last_rows(kEtaWindow));
+  if (recent.size() == 0) return;
+  const qint64 step = static_cast<qint64>(recent.step.back());
+  if (step == step_) return;
+  step_ = step;
+  eta_s_ = -1;
+  const size_t n = recent.size();
+  if (n >= 2 && total_steps_ > 0) {
+    // Wall time per step over the recent rows: includes eval, checkpoints and logging, which
+    // step_ms does not, and adapts when the speed changes.
+    const double steps = recent.step[n - 1] - recent.step[0];
+    const double seconds = recent.t[n - 1] - recent.t[0];
+    if (steps > 0 && seconds >= 0)
+      eta_s_ = std::max<double>(0, total_steps_ - step) * seconds / steps;
+  }
+  emit progressChanged(step_, total_steps_, eta_s_);
+}
+
+void LocalRun::onProcessError(QProcess::ProcessError error) {
+  if (error != QProcess::FailedToStart) return;  // a crash also ends in finished()
+  exited_ = true;
+  error_text_ = tr("Could not start %1: %2").arg(program_, process_->errorString());
+  // Queued: start() may be what reported this, and its caller connects to finished() after.
+  QMetaObject::invokeMethod(this, &LocalRun::finalize, Qt::QueuedConnection);
+}
+
+void LocalRun::onProcessFinished(int exit_code, QProcess::ExitStatus status) {
+  exited_ = true;
+  exit_code_ = exit_code;
+  exit_status_ = status;
+  grace_timer_.stop();
+  readStdout();
+  readStderr(true);
+  feed_->finish();  // finalize() once the last telemetry is parsed
+}
+
+void LocalRun::onFeedFinished() {
+  if (exited_) finalize();
+}
+
+void LocalRun::finalize() {
+  if (!isActive()) return;  // once
+  ended_at_ = QDateTime::currentDateTime();
+  onTelemetryChanged();
+  const bool started = exit_code_ >= 0 || exit_status_ == QProcess::CrashExit;
+  State end;
+  if (!started) {
+    end = State::Failed;  // error_text_ says why
+  } else if (exit_status_ == QProcess::CrashExit) {
+    end = cancel_requested_ ? State::Cancelled : State::Failed;
+  } else if (exit_code_ == 0) {
+    end = State::Finished;
+  } else if (exit_code_ == kExitInterrupted || exit_code_ == kExitTerminated) {
+    end = State::Cancelled;
+  } else {
+    end = State::Failed;
+  }
+  if (end == State::Failed && error_text_.isEmpty()) {
+    const auto run_end = feed_->series()->run_end();
+    if (run_end && run_end->error) {
+      error_text_ = QString::fromStdString(*run_end->error);
+    } else {
+      const QString how = exit_status_ == QProcess::CrashExit
+                              ? tr("moe-train crashed or was killed")
+                              : tr("moe-train exited with status %1").arg(exit_code_);
+      const QString tail = stderrTail();
+      error_text_ = tail.isEmpty() ? how : how + QStringLiteral(":\n") + tail;
+    }
+  }
+  if (end == State::Cancelled && killed_) {
+    error_text_ = killed_after_grace_
+                      ? tr("moe-train had not stopped %1 s after the interrupt and was killed; "
+                           "the steps since its last checkpoint are lost")
+                            .arg(spec_.cancel_grace_ms / 1000.0)
+                      : tr("moe-train was killed; the steps since its last checkpoint are lost");
+  }
+  setState(end);
+  emit finished();
+}
+
+QString LocalRun::stderrTail() const {
+  const qsizetype n = std::min<qsizetype>(kErrorTailLines, stderr_lines_.size());
+  return stderr_lines_.mid(stderr_lines_.size() - n).join(QLatin1Char('\n'));
+}
+
+}  // namespace moe::ui

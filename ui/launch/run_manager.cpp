@@ -1,0 +1,61 @@
+#include "launch/run_manager.h"
+
+#include <QDir>
+
+#include <utility>
+
+namespace moe::ui {
+
+RunManager::RunManager(QObject* parent) : QObject(parent) {}
+
+// The runs are children: ~QObject deletes them, and each one still running is stopped with a
+// checkpoint (LocalRun's destructor).
+RunManager::~RunManager() = default;
+
+LocalRun* RunManager::startRun(LaunchSpec spec) {
+  if (spec.program.isEmpty()) spec.program = train_program_;
+  auto* run = new LocalRun(std::move(spec), this);
+  runs_.append(run);
+  connect(run, &LocalRun::stateChanged, this,
+          [this, run](LocalRun::State state) { emit runStateChanged(run, state); });
+  connect(run, &LocalRun::finished, this, [this, run] {
+    emit runFinished(run);
+    emit activeCountChanged(static_cast<int>(activeRuns().size()));
+  });
+  emit runAdded(run);
+  run->start();
+  emit activeCountChanged(static_cast<int>(activeRuns().size()));
+  return run;
+}
+
+QList<LocalRun*> RunManager::activeRuns() const {
+  QList<LocalRun*> active;
+  for (LocalRun* run : runs_) {
+    if (run->isActive()) active.append(run);
+  }
+  return active;
+}
+
+LocalRun* RunManager::findByRunDir(const QString& run_dir) const {
+  const QString wanted = QDir::cleanPath(QDir(run_dir).absolutePath());
+  for (LocalRun* run : runs_) {
+    const QString dir = run->runDir();
+    if (!dir.isEmpty() && QDir::cleanPath(QDir(dir).absolutePath()) == wanted) return run;
+  }
+  return nullptr;
+}
+
+bool RunManager::remove(LocalRun* run) {
+  if (!runs_.contains(run) || run->isActive()) return false;
+  runs_.removeOne(run);
+  run->disconnect(this);
+  emit runRemoved(run);
+  run->deleteLater();
+  return true;
+}
+
+void RunManager::cancelAll() {
+  for (LocalRun* run : activeRuns()) run->cancel();
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,9 @@
+# Local launch: LocalRun (one moe-train process) and RunManager (the runs of this session).
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/launch_spec.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/launch_spec.h
+  ${CMAKE_CURRENT_LIST_DIR}/local_run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/local_run.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_manager.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_manager.h
+)

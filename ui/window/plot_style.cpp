@@ -1,0 +1,35 @@
+#include "window/plot_style.h"
+
+#include <qcustomplot.h>
+
+#include <array>
+
+namespace moe::ui {
+
+void style_plot(QCustomPlot* plot, const QString& x_label, const QString& y_label) {
+  QFont label_font = plot->font();
+  label_font.setPointSizeF(label_font.pointSizeF() * 0.95);
+  for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+    axis->setLabelFont(label_font);
+    axis->setTickLabelFont(label_font);
+    axis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DotLine));
+    axis->setBasePen(QPen(QColor(90, 90, 90)));
+    axis->setTickPen(QPen(QColor(90, 90, 90)));
+    axis->setSubTickPen(QPen(QColor(150, 150, 150)));
+  }
+  plot->xAxis->setLabel(x_label);
+  plot->yAxis->setLabel(y_label);
+  plot->setBackground(QBrush(QColor(252, 252, 252)));
+  plot->axisRect()->setMinimumMargins(QMargins(8, 6, 10, 4));
+  plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot->setMinimumHeight(170);
+}
+
+QColor series_color(int index) {
+  static const std::array<QColor, 7> kPalette = {
+      QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115), QColor(213, 94, 0),
+      QColor(204, 121, 167), QColor(86, 180, 233), QColor(120, 120, 120)};
+  return kPalette[static_cast<size_t>(index) % kPalette.size()];
+}
+
+}  // namespace moe::ui
