@@ -12,6 +12,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
+#include <limits>
 
 #include "dashboard/run_series.h"
 #include "window/plot_style.h"
@@ -21,25 +22,6 @@ namespace moe::ui {
 namespace {
 
 constexpr double kEmaWeight = 0.9;  // the smoothed loss; a slider comes with the full dashboard
-
-QVector<double> to_qvector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
-
-// Exponential moving average, debiased like TensorBoard's so the start is not pulled to zero.
-QVector<double> smoothed(const std::vector<double>& values, double weight) {
-  QVector<double> out;
-  out.reserve(static_cast<int>(values.size()));
-  double ema = 0, norm = 0;
-  for (double v : values) {
-    if (!std::isfinite(v)) {
-      out.push_back(v);
-      continue;
-    }
-    ema = weight * ema + (1 - weight) * v;
-    norm = weight * norm + (1 - weight);
-    out.push_back(ema / norm);
-  }
-  return out;
-}
 
 QString format_eta(double seconds) {
   if (seconds < 0) return "ETA –";
@@ -162,32 +144,62 @@ void RunPanel::appendLog(const QStringList& lines) {
   for (const QString& line : lines) log_->appendPlainText(line);
 }
 
+// Reads only what changed since the last frame (RunSeries::changes_since): a long run's redraw
+// costs its new rows, not its whole history.
 void RunPanel::refresh() {
   if (!run_) return;
-  const uint64_t version = run_->series()->version();
-  if (version == drawn_version_) return;
-  drawn_version_ = version;
-  redrawCurves();
+  const auto series = run_->series();
+  if (series->version() == drawn_version_) return;
+  const RunSnapshot delta = series->changes_since(drawn_version_);
+  drawn_version_ = delta.version;
+  applyCurves(delta);
   redrawLoad();
 }
 
-void RunPanel::redrawCurves() {
-  const StepColumns steps = run_->series()->steps();
-  const QVector<double> x = to_qvector(steps.step);
-  loss_plot_->graph(0)->setData(x, to_qvector(steps.loss), true);
-  loss_plot_->graph(1)->setData(x, smoothed(steps.loss, kEmaWeight), true);
+void RunPanel::applyCurves(const RunSnapshot& delta) {
+  QCPGraph* raw = loss_plot_->graph(0);
+  QCPGraph* smooth = loss_plot_->graph(1);
+  QCPGraph* speed = speed_plot_->graph(0);
+  const StepColumns& s = delta.steps;
+  const double from = delta.reset ? kNoStep : s.replace_from;
+  if (from != std::numeric_limits<double>::infinity()) {
+    restartSmoothing(from);
+    for (QCPGraph* g : {raw, smooth, speed}) g->data()->removeAfter(from - 0.5);
+  }
+  for (size_t i = 0; i < s.size(); ++i) {
+    raw->addData(s.step[i], s.loss[i]);
+    smooth->addData(s.step[i], smoothStep(s.loss[i]));
+    speed->addData(s.step[i], s.tokens_per_s[i]);
+  }
   QVector<double> eval_x, eval_y;
-  for (const auto& e : run_->series()->evals()) {
+  for (const auto& e : delta.evals) {
     eval_x.push_back(static_cast<double>(e.step));
     eval_y.push_back(e.loss);
   }
   loss_plot_->graph(2)->setData(eval_x, eval_y, true);
   loss_plot_->rescaleAxes();
   loss_plot_->replot(QCustomPlot::rpQueuedReplot);
-  speed_plot_->graph(0)->setData(x, to_qvector(steps.tokens_per_s), true);
   speed_plot_->rescaleAxes();
   speed_plot_->yAxis->setRangeLower(0);
   speed_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Exponential moving average, debiased like TensorBoard's so the start is not pulled to zero.
+double RunPanel::smoothStep(double value) {
+  if (!std::isfinite(value)) return value;
+  ema_ = kEmaWeight * ema_ + (1 - kEmaWeight) * value;
+  ema_norm_ = kEmaWeight * ema_norm_ + (1 - kEmaWeight);
+  return ema_ / ema_norm_;
+}
+
+// Rows from `from` on are about to be replaced (a resumed run): the average restarts from the
+// rows before them.
+void RunPanel::restartSmoothing(double from) {
+  ema_ = ema_norm_ = 0;
+  const auto data = loss_plot_->graph(0)->data();
+  for (auto it = data->constBegin(); it != data->constEnd() && it->key < from; ++it) {
+    smoothStep(it->value);
+  }
 }
 
 void RunPanel::redrawLoad() {

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "dashboard/series_columns.h"
 #include "launch/local_run.h"
 
 class QCustomPlot;
@@ -23,6 +24,7 @@ class RunPanel : public QWidget {
   explicit RunPanel(LocalRun* run, QWidget* parent = nullptr);
 
   LocalRun* run() const { return run_; }
+  QCustomPlot* lossPlot() const { return loss_plot_; }
   // Redraws from the run's series now (the panel otherwise redraws on a coalescing timer).
   void refresh();
 
@@ -31,7 +33,9 @@ class RunPanel : public QWidget {
   void showState();
   void showProgress(qint64 step, qint64 total, double eta_seconds);
   void appendLog(const QStringList& lines);
-  void redrawCurves();
+  void applyCurves(const RunSnapshot& delta);
+  double smoothStep(double value);
+  void restartSmoothing(double from);
   void redrawLoad();
 
   QPointer<LocalRun> run_;
@@ -45,6 +49,7 @@ class RunPanel : public QWidget {
   QPlainTextEdit* log_;
   QTimer redraw_timer_;  // ~25 fps at most, however fast telemetry arrives
   uint64_t drawn_version_ = 0;
+  double ema_ = 0, ema_norm_ = 0;  // the smoothed loss's running state
 };
 
 }  // namespace moe::ui

@@ -4,6 +4,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QtTest>
+#include <qcustomplot.h>
 
 #include "dashboard/run_series.h"
 #include "experiment/experiment_document.h"
@@ -48,6 +49,9 @@ class TestMainWindow : public QObject {
     auto* panel = qobject_cast<RunPanel*>(tabs->widget(1));
     QVERIFY(panel);
     QCOMPARE(panel->run(), run);
+    panel->refresh();
+    QCOMPARE(panel->lossPlot()->graph(0)->dataCount(), 12);  // raw loss, one point per step
+    QCOMPARE(panel->lossPlot()->graph(1)->dataCount(), 12);  // smoothed
     QCOMPARE(tabs->tabText(1), run->runId());
 #endif
   }
