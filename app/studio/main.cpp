@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     files->openPreset("fashion-mnist");
   }
   window.show();
-  if (parser.isSet(run_option)) QTimer::singleShot(0, &window, [&window] { window.runExperiment(); });
+  if (parser.isSet(run_option))
+    QTimer::singleShot(0, &window, [&window] { window.runExperiment(); });
   return app.exec();
 }

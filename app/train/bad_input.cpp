@@ -5,6 +5,14 @@
 
 namespace moe::train {
 
+std::string problems_message(const std::string& file,
+                             const std::vector<protocol::ConfigProblem>& problems) {
+  std::string message;
+  for (const auto& p : problems) message += file + ": " + protocol::format_problem(p) + "\n";
+  if (!message.empty()) message.pop_back();
+  return message;
+}
+
 protocol::RunConfig load_valid_config(const std::string& path,
                                       const std::vector<std::string>& overrides) {
   std::string message;
@@ -14,11 +22,10 @@ protocol::RunConfig load_valid_config(const std::string& path,
     protocol::RunConfig config;
     auto problems = protocol::check(json, &config);
     if (problems.empty()) return config;
-    for (const auto& p : problems) message += path + ": " + protocol::format_problem(p) + "\n";
+    message = problems_message(path, problems);
   } catch (const protocol::ConfigError& e) {
     message = e.what();
   }
-  if (!message.empty() && message.back() == '\n') message.pop_back();
   throw BadInput(message);
 }
 

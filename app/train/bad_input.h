@@ -16,6 +16,10 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Every problem as `<file>: <pointer>: <message>`, one per line.
+std::string problems_message(const std::string& file,
+                             const std::vector<protocol::ConfigProblem>& problems);
+
 // Loads FILE, applies `key.path=value` overrides and validates; BadInput lists every problem,
 // one per line, each prefixed with the file name.
 protocol::RunConfig load_valid_config(const std::string& path,

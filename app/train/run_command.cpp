@@ -25,20 +25,15 @@ struct RunOptions {
 
 // Problems this build cannot run (float16 on CPU...), in validate's `file: <pointer>: msg` form.
 void check_runnable(const protocol::RunConfig& config, const std::string& file) {
-  std::string message;
-  for (const auto& p : unsupported_here(config)) {
-    message += file + ": " + protocol::format_problem(p) + "\n";
-  }
-  if (!message.empty()) {
-    message.pop_back();
-    throw BadInput(message);
-  }
+  const auto problems = unsupported_here(config);
+  if (!problems.empty()) throw BadInput(problems_message(file, problems));
 }
 
 int run_training(const RunOptions& o) {
   const bool resuming = !o.resume.empty();
   if (resuming && !o.config.empty()) throw BadInput("--resume and --config: give one of them");
-  if (!resuming && o.config.empty()) throw BadInput("run: --config FILE or --resume DIR is required");
+  if (!resuming && o.config.empty())
+    throw BadInput("run: --config FILE or --resume DIR is required");
 
   RunDirectory dir;
   protocol::RunConfig config;
@@ -49,8 +44,8 @@ int run_training(const RunOptions& o) {
     check_runnable(config, dir.config());
     checkpoint = latest_checkpoint(dir.checkpoints());
     if (!checkpoint) {
-      throw InputError("--resume " + o.resume + ": no complete checkpoint in " +
-                       dir.checkpoints() + " (set train.checkpoint_every to make them)");
+      throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
+                       " (set train.checkpoint_every to make them)");
     }
   } else {
     config = load_valid_config(o.config, o.overrides);

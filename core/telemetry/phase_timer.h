@@ -53,7 +53,8 @@ class ScopedPhase {
     if (!times_ && !trace_) return;
     const auto end = std::chrono::steady_clock::now();
     if (trace_) trace_->span(phase_, start_, end);
-    if (times_) times_->add(phase_, std::chrono::duration<double, std::milli>(end - start_).count());
+    if (times_)
+      times_->add(phase_, std::chrono::duration<double, std::milli>(end - start_).count());
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;

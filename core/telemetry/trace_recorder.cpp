@@ -59,15 +59,24 @@ void TraceRecorder::write(const std::string& path) const {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [tid, name] : thread_names_) {
-      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid},
+      events.push_back({{"ph", "M"},
+                        {"name", "thread_name"},
+                        {"pid", pid},
+                        {"tid", tid},
                         {"args", {{"name", name}}}});
     }
     for (const Event& e : events_) {
-      events.push_back({{"ph", "X"}, {"name", e.name}, {"cat", "moe"}, {"pid", pid},
-                        {"tid", e.tid}, {"ts", e.start_us}, {"dur", e.duration_us}});
+      events.push_back({{"ph", "X"},
+                        {"name", e.name},
+                        {"cat", "moe"},
+                        {"pid", pid},
+                        {"tid", e.tid},
+                        {"ts", e.start_us},
+                        {"dur", e.duration_us}});
     }
   }
-  nlohmann::json doc = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"},
+  nlohmann::json doc = {{"traceEvents", std::move(events)},
+                        {"displayTimeUnit", "ms"},
                         {"otherData", {{"dropped_events", dropped()}}}};
   const std::string tmp = path + ".tmp";
   {

@@ -81,8 +81,8 @@ std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
   const fs::path root(checkpoints_dir);
   fs::create_directories(root);
   const fs::path final_dir = root / ("step-" + std::to_string(step));
-  const fs::path tmp = root / (".step-" + std::to_string(step) + ".tmp-" +
-                               std::to_string(::getpid()));
+  const fs::path tmp =
+      root / (".step-" + std::to_string(step) + ".tmp-" + std::to_string(::getpid()));
   // Leftovers of a save that was killed half-way are never read; clear them.
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(root, ec)) {

@@ -8,8 +8,8 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
   std::vector<protocol::ConfigProblem> problems;
   // This build's kernels are CPU only (a CUDA backend comes with a CUDA LibTorch build).
   if (config.train.device == "cuda") {
-    problems.push_back({"/train/device",
-                        "\"cuda\" is not available: this moe-train is a CPU-only build"});
+    problems.push_back(
+        {"/train/device", "\"cuda\" is not available: this moe-train is a CPU-only build"});
   }
   if (config.train.dtype == "float16") {
     problems.push_back({"/train/dtype",
@@ -17,8 +17,9 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
                         "CPU-only build: use \"bfloat16\" or \"float32\" with train.amp"});
   }
   if (config.parallel.nproc > 1) {
-    problems.push_back({"/parallel/nproc", "this moe-train runs single-process training only, got " +
-                                               std::to_string(config.parallel.nproc)});
+    problems.push_back(
+        {"/parallel/nproc", "this moe-train runs single-process training only, got " +
+                                std::to_string(config.parallel.nproc)});
   }
   return problems;
 }

@@ -46,12 +46,10 @@ io::TensorMap model_tensors(torch::nn::Module& model) {
 
 void load_model_tensors(torch::nn::Module& model, const io::TensorMap& tensors) {
   at::NoGradGuard no_grad;
-  size_t used = 0;
   std::set<std::string> expected;
   auto take = [&](const std::string& name) -> const at::Tensor& {
     auto it = tensors.find(name);
     if (it == tensors.end()) throw std::invalid_argument("\"" + name + "\" is missing");
-    ++used;
     expected.insert(name);
     return it->second;
   };
@@ -64,11 +62,9 @@ void load_model_tensors(torch::nn::Module& model, const io::TensorMap& tensors) 
     copy_checked(prefix + kBiasName, current, bias);
     layer->set_selection_bias(current);
   }
-  if (used != tensors.size()) {
-    for (const auto& [name, t] : tensors) {
-      if (expected.count(name) == 0) {
-        throw std::invalid_argument("\"" + name + "\" is not a tensor of this model");
-      }
+  for (const auto& [name, t] : tensors) {
+    if (expected.count(name) == 0) {
+      throw std::invalid_argument("\"" + name + "\" is not a tensor of this model");
     }
   }
 }

@@ -39,7 +39,7 @@ class Optimizer {
   struct Slot {
     std::string name;
     at::Tensor param;
-    at::Tensor master;  // float32 copy for reduced-precision params, else undefined
+    at::Tensor master;      // float32 copy for reduced-precision params, else undefined
     io::TensorMap buffers;  // per-optimizer state, float32 or the param's dtype
   };
   // Updates `weights` (the master copy or the param itself) from `grad` of the same dtype.

@@ -34,7 +34,8 @@ void restore_rng_state(const std::string& hex) {
   if (hex.size() % 2 != 0) throw std::invalid_argument("rng state: odd length");
   at::Tensor state = at::empty({static_cast<int64_t>(hex.size() / 2)}, at::kByte);
   auto* bytes = state.data_ptr<uint8_t>();
-  for (size_t i = 0; i < hex.size(); i += 2) bytes[i / 2] = nibble(hex[i]) * 16 + nibble(hex[i + 1]);
+  for (size_t i = 0; i < hex.size(); i += 2)
+    bytes[i / 2] = nibble(hex[i]) * 16 + nibble(hex[i + 1]);
   at::Generator gen = at::detail::getDefaultCPUGenerator();
   std::lock_guard<std::mutex> lock(gen.mutex());
   try {

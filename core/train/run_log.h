@@ -24,6 +24,8 @@ class RunLog {
   // Replaces the progress line (terminals only; a no-op when stderr is a pipe or file). At most
   // ten updates a second reach the terminal unless `force`.
   void progress(const std::string& line, bool force = false);
+  // Whether progress() shows anything (stderr is a terminal).
+  bool shows_progress() const { return tty_; }
   // Leaves the last progress line on screen and moves to the next line (at the end of a run).
   void end_progress();
 

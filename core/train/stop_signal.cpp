@@ -29,6 +29,8 @@ void install_stop_handlers() {
   std::signal(SIGPIPE, SIG_IGN);
 }
 
-int stop_requested() { return g_stop_signal; }
+int stop_requested() {
+  return g_stop_signal;
+}
 
 }  // namespace moe::train

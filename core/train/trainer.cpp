@@ -50,7 +50,10 @@ std::string with_thousands(int64_t n) {
 
 Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
                  protocol::TelemetryWriter& telemetry, RunLog& log, TrainerOptions options)
-    : config_(config), dir_(std::move(dir)), telemetry_(telemetry), log_(log),
+    : config_(config),
+      dir_(std::move(dir)),
+      telemetry_(telemetry),
+      log_(log),
       options_(std::move(options)) {
   const int threads = resolved_threads(config_);
   at::set_num_threads(threads);
@@ -129,10 +132,13 @@ void Trainer::train_step(int64_t step) {
     if (t.z_loss_weight > 0) loss = loss + t.z_loss_weight * out.z_loss;
     const double task = out.task_loss.item<double>(), aux = out.aux_loss.item<double>(),
                  z = out.z_loss.item<double>();
-    if (!std::isfinite(loss.item<double>())) {
+    // The loss just formed, from the parts already read (a weight of 0 leaves its term out).
+    const double total = task + (t.aux_loss_weight > 0 ? t.aux_loss_weight * aux : 0.0) +
+                         (t.z_loss_weight > 0 ? t.z_loss_weight * z : 0.0);
+    if (!std::isfinite(total)) {
       std::ostringstream msg;
-      msg << "loss is not finite at step " << step << " (task " << task << ", aux " << aux
-          << ", z " << z << ")";
+      msg << "loss is not finite at step " << step << " (task " << task << ", aux " << aux << ", z "
+          << z << ")";
       throw NonFinite(msg.str());
     }
     {
@@ -157,8 +163,8 @@ void Trainer::train_step(int64_t step) {
   emit_step_events(step, totals, grad_norm, lr, step_ms, phases);
 }
 
-void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double grad_norm,
-                               double lr, double step_ms, const PhaseTimes& phases) {
+void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
+                               double step_ms, const PhaseTimes& phases) {
   const double tokens_per_s = totals.tokens() / (step_ms / 1000.0);
   const double loss = totals.task_loss() + config_.train.aux_loss_weight * totals.aux_loss() +
                       config_.train.z_loss_weight * totals.z_loss();
@@ -204,12 +210,13 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
 std::optional<double> Trainer::tutel_tflops(int64_t tokens, double step_ms) const {
   if (config_.model.kind != "helloworld") return std::nullopt;
   const double k = static_cast<double>(std::min(config_.moe.top_k, config_.moe.experts));
-  const double flops = static_cast<double>(tokens) * config_.model.dim * config_.moe.hidden * 4 *
-                       3 * k;
+  const double flops =
+      static_cast<double>(tokens) * config_.model.dim * config_.moe.hidden * 4 * 3 * k;
   return flops / (step_ms / 1000.0) / 1e12;
 }
 
 void Trainer::show_progress(int64_t step, double loss, double tokens_per_s, double step_ms) {
+  if (!log_.shows_progress()) return;
   const double eta_s = (config_.train.steps - step) * mean_step_ms_ / 1000.0;
   char line[256];
   std::snprintf(line, sizeof line, "step %lld/%lld  loss %.4f  %.0f tok/s  %.0f ms/step  ETA %s",
@@ -228,8 +235,8 @@ void Trainer::maybe_evaluate(int64_t step, bool last) {
   e.loss = result->loss;
   e.accuracy = result->accuracy;
   telemetry_.write_event(e);
-  std::string msg = "eval at step " + std::to_string(step) + ": loss " +
-                    std::to_string(result->loss);
+  std::string msg =
+      "eval at step " + std::to_string(step) + ": loss " + std::to_string(result->loss);
   if (result->accuracy) msg += ", accuracy " + std::to_string(*result->accuracy);
   log_.info(msg + " (" + std::to_string(result->samples) + " samples)");
 }
@@ -240,8 +247,8 @@ void Trainer::save(int64_t step) {
   Checkpoint c;
   c.model = model_tensors(*model_);
   c.optimizer = optimizer_->state();
-  c.state = {{"data_position", data_->position()}, {"rng", save_rng_state()},
-             {"run_id", dir_.run_id}};
+  c.state = {
+      {"data_position", data_->position()}, {"rng", save_rng_state()}, {"run_id", dir_.run_id}};
   const std::string path =
       save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
   saved_step_ = step;
