@@ -1,13 +1,26 @@
 // moe-studio: the MoE Studio desktop app. `moe-studio [CONFIG.json] [--run]` opens an experiment
-// (the fashion-mnist preset when none is given) and, with --run, launches it at once.
+// (without one, the experiment file open when the app last closed, else the fashion-mnist preset)
+// and, with --run, launches it at once.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QIcon>
+#include <QSettings>
 #include <QTimer>
 
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
 #include "window/main_window.h"
+
+namespace {
+
+// The experiment file the last session had open, if it still exists.
+bool reopenLastExperiment(moe::ui::ExperimentFileActions* files) {
+  const QString last = QSettings().value("experiment/last").toString();
+  return !last.isEmpty() && QFileInfo::exists(last) && files->openFile(last);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -29,7 +42,7 @@ int main(int argc, char** argv) {
   const QStringList args = parser.positionalArguments();
   if (!args.isEmpty()) {
     files->openFile(args.first());
-  } else {
+  } else if (!reopenLastExperiment(files)) {
     files->openPreset("fashion-mnist");
   }
   window.show();

@@ -15,3 +15,37 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/telemetry_feed.h
   ${CMAKE_CURRENT_LIST_DIR}/telemetry_protocol.h
 )
+
+# The dashboard's load-balance and phase views, and the routing health rules behind its warnings.
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.h
+  ${CMAKE_CURRENT_LIST_DIR}/expert_load_heatmap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/expert_load_heatmap.h
+  ${CMAKE_CURRENT_LIST_DIR}/heatmap_style.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/heatmap_style.h
+  ${CMAKE_CURRENT_LIST_DIR}/layer_load_heatmap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/layer_load_heatmap.h
+  ${CMAKE_CURRENT_LIST_DIR}/phase_bins.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/phase_bins.h
+  ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.h
+  ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.h
+)
+
+# The dashboard itself: header, view controls and its pages.
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/dashboard_controls.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dashboard_controls.h
+  ${CMAKE_CURRENT_LIST_DIR}/imbalance_page.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/imbalance_page.h
+  ${CMAKE_CURRENT_LIST_DIR}/load_page.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/load_page.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_header.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_header.h
+  ${CMAKE_CURRENT_LIST_DIR}/training_page.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/training_page.h
+)

@@ -1,27 +1,26 @@
 #include "window/main_window.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
-#include <QDir>
-#include <QFile>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
-#include <QFileInfo>
 
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
 #include "launch/run_manager.h"
-#include "window/run_panel.h"
+#include "runs/live_run_recorder.h"
+#include "runs/run_store.h"
+#include "runs/runs_view.h"
 
 namespace moe::ui {
 
@@ -31,16 +30,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   tabs_ = new QTabWidget(this);
   tabs_->setDocumentMode(true);
   tabs_->setTabsClosable(true);
+  tabs_->setMovable(true);
   tabs_->addTab(editor_, tr("Experiment"));
   tabs_->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);  // the editor stays
   // Closing a run's tab only closes the view: the RunManager keeps the run going.
   connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
-    if (index > 0) tabs_->widget(index)->deleteLater();
+    QWidget* page = tabs_->widget(index);
+    if (page != editor_ && page != runs_view_) page->deleteLater();
   });
   setCentralWidget(tabs_);
   active_label_ = new QLabel(this);
   statusBar()->addPermanentWidget(active_label_);
+  openStore();
   buildMenus();
+  buildRunButton();
 
   ExperimentDocument* doc = editor_->document();
   connect(doc, &ExperimentDocument::fileChanged, this, &MainWindow::updateTitle);
@@ -51,12 +54,36 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(runs_, &RunManager::activeCountChanged, this, [this](int active) {
     active_label_->setText(active ? tr("%n run(s) active", nullptr, active) : QString());
   });
-
-  QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  if (!settings.contains("window/geometry")) resize(1366, 860);
+  restoreLayout();
   updateTitle();
   updateRunAction();
+}
+
+MainWindow::~MainWindow() = default;
+
+// The run store: opened at start, rescanned once the window is up (the runs root may hold runs
+// from earlier sessions or copied in by hand).
+void MainWindow::openStore() {
+  store_ = std::make_unique<RunStore>(RunStore::defaultPath());
+  QString error;
+  if (!store_->open(&error)) {
+    QTimer::singleShot(0, this, [this, error] {
+      QMessageBox::warning(this, tr("Run store"),
+                           tr("The list of runs cannot be opened; runs still work, but are "
+                              "not listed.\n\n%1")
+                               .arg(error));
+    });
+  }
+  recorder_ = new LiveRunRecorder(runs_, this);
+  runs_view_ = new RunsView(store_.get(), runsRoot(), this);
+  tabs_->addTab(runs_view_, tr("Runs"));
+  tabs_->tabBar()->setTabButton(1, QTabBar::RightSide, nullptr);
+  connect(recorder_, &LiveRunRecorder::runRecorded, runs_view_, &RunsView::updateRun);
+  connect(runs_view_, &RunsView::openRequested, this, &MainWindow::openRunDirectory);
+  connect(runs_view_, &RunsView::compareRequested, this, &MainWindow::compareRuns);
+  if (store_->isOpen()) {
+    QTimer::singleShot(0, runs_view_, &RunsView::rescan);
+  }
 }
 
 void MainWindow::buildMenus() {
@@ -70,13 +97,23 @@ void MainWindow::buildMenus() {
   file->addAction(files->saveAction());
   file->addAction(files->saveAsAction());
   file->addSeparator();
+  QAction* open_run =
+      file->addAction(tr("Open &Run Directory…"), this, &MainWindow::chooseRunDirectory);
+  open_run->setStatusTip(tr("Show a finished run, or one copied from another machine"));
+  open_run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run_action_ = run->addAction(tr("▶  Run Experiment"), this, [this] { runExperiment(); });
   run_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   run_action_->setToolTip(tr("Launch the experiment as a local moe-train run"));
-  // Always in view, top right of the tabs: the one thing people come here to press.
+  run->addAction(tr("Show &Runs"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                 [this] { tabs_->setCurrentWidget(runs_view_); });
+}
+
+// Always in view, top right of the tabs: the one thing people come here to press.
+void MainWindow::buildRunButton() {
   auto* run_button = new QToolButton(tabs_);
   run_button->setDefaultAction(run_action_);
   run_button->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -86,6 +123,23 @@ void MainWindow::buildMenus() {
       "QToolButton:disabled { background: #9ca3af; }"
       "QToolButton:hover { background: #1d4ed8; }");
   tabs_->setCornerWidget(run_button, Qt::TopRightCorner);
+}
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  editor_->splitter()->restoreState(settings.value("editor/splitter").toByteArray());
+  if (!settings.contains("window/geometry")) resize(1366, 860);
+}
+
+void MainWindow::saveLayout() {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("editor/splitter", editor_->splitter()->saveState());
+  const QString file = editor_->document()->filePath();
+  if (!file.isEmpty()) settings.setValue("experiment/last", file);
 }
 
 void MainWindow::updateTitle() {
@@ -101,50 +155,7 @@ void MainWindow::updateRunAction() {
 }
 
 QString MainWindow::runsRoot() {
-  return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-         "/moe-studio/runs";
-}
-
-// The experiment as launched, kept beside the runs (the run directory gets the resolved copy).
-QString MainWindow::writeLaunchConfig(QString* error) {
-  const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-                      "/moe-studio/launched";
-  QDir().mkpath(dir);
-  const QString stamp = QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz");
-  const QString path = dir + "/" + stamp + ".json";
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    *error = tr("cannot write %1: %2").arg(path, file.errorString());
-    return {};
-  }
-  file.write(QByteArray::fromStdString(editor_->document()->json().dump(2)));
-  return path;
-}
-
-LocalRun* MainWindow::runExperiment() {
-  if (!editor_->document()->isValid()) return nullptr;
-  QString error;
-  const QString config = writeLaunchConfig(&error);
-  if (config.isEmpty()) {
-    QMessageBox::warning(this, tr("Cannot launch"), error);
-    return nullptr;
-  }
-  LaunchSpec spec;
-  spec.config_file = config;
-  spec.runs_root = runsRoot();
-  LocalRun* run = runs_->startRun(spec);
-  showRun(run);
-  return run;
-}
-
-void MainWindow::showRun(LocalRun* run) {
-  auto* panel = new RunPanel(run, tabs_);
-  const int index = tabs_->addTab(panel, QFileInfo(run->spec().config_file).baseName());
-  connect(run, &LocalRun::stateChanged, panel, [this, panel, run] {
-    const int i = tabs_->indexOf(panel);
-    if (i > 0 && !run->runId().isEmpty()) tabs_->setTabText(i, run->runId());
-  });
-  tabs_->setCurrentIndex(index);
+  return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/moe-studio/runs";
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -155,15 +166,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   if (runs_->hasActiveRuns()) {
     const auto answer = QMessageBox::question(
         this, tr("Runs still active"),
-        tr("%n run(s) are still training. Stop them (each writes a checkpoint) and quit?",
-           nullptr, static_cast<int>(runs_->activeRuns().size())));
+        tr("%n run(s) are still training. Stop them (each writes a checkpoint) and quit?", nullptr,
+           static_cast<int>(runs_->activeRuns().size())));
     if (answer != QMessageBox::Yes) {
       event->ignore();
       return;
     }
     runs_->cancelAll();
   }
-  QSettings().setValue("window/geometry", saveGeometry());
+  saveLayout();
   event->accept();
 }
 

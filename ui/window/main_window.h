@@ -1,7 +1,11 @@
 #pragma once
-// The application window: the experiment editor as the first tab, one tab per launched run, a
-// Run action that launches the current experiment locally, and window state kept in QSettings.
+// The application window. Tabs: the experiment editor, the runs table (the run store), then one
+// tab per run dashboard (live or replayed from a run directory) and per comparison. A Run action
+// launches the current experiment locally; window layout and the last experiment persist in
+// QSettings.
 #include <QMainWindow>
+#include <QStringList>
+#include <memory>
 
 class QAction;
 class QLabel;
@@ -9,21 +13,37 @@ class QTabWidget;
 
 namespace moe::ui {
 
+class CompareView;
 class ExperimentEditor;
+class LiveRunRecorder;
 class LocalRun;
+class RunDashboard;
 class RunManager;
+class RunStore;
+class RunsView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
   explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
 
   ExperimentEditor* editor() const { return editor_; }
   RunManager* runs() const { return runs_; }
+  RunStore* store() const { return store_.get(); }
+  RunsView* runsView() const { return runs_view_; }
+  QTabWidget* tabs() const { return tabs_; }
+
   // Launches the experiment in the editor as a local run and shows its tab; null when the
   // experiment has problems or cannot be written.
   LocalRun* runExperiment();
+  // Shows a run directory: the live run's dashboard when this session runs it, else a replay of
+  // its metrics.jsonl (and the run enters the store). Null with a message when it is no run.
+  RunDashboard* openRunDirectory(const QString& run_dir);
+  // Overlays several runs (live or from their directories) with a config diff.
+  CompareView* compareRuns(const QStringList& run_dirs);
+
   // Where new runs go: ~/.local/share/moe-studio/runs.
   static QString runsRoot();
 
@@ -32,13 +52,23 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void chooseRunDirectory();
+  void buildRunButton();
+  void openStore();
+  void restoreLayout();
+  void saveLayout();
   void updateTitle();
   void updateRunAction();
-  void showRun(LocalRun* run);
+  RunDashboard* showRun(LocalRun* run);
+  RunDashboard* findDashboard(const QString& run_dir) const;
+  int addClosableTab(QWidget* page, const QString& title);
   QString writeLaunchConfig(QString* error);
 
   ExperimentEditor* editor_;
   RunManager* runs_;
+  std::unique_ptr<RunStore> store_;
+  LiveRunRecorder* recorder_ = nullptr;
+  RunsView* runs_view_ = nullptr;
   QTabWidget* tabs_;
   QAction* run_action_;
   QLabel* active_label_;

@@ -1,41 +1,49 @@
-// The main window launches the experiment in its editor as a real moe-train run and shows it in
-// a run tab whose dashboard fills from the live telemetry.
+// The main window launches the experiment in its editor as a real moe-train run, shows it in a
+// dashboard that fills from the live telemetry, records it in the run store, and shows how a run
+// was cancelled or why it failed.
+#include <QPushButton>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QtTest>
-#include <qcustomplot.h>
 
+#include "dashboard/expert_load_heatmap.h"
+#include "dashboard/imbalance_page.h"
+#include "dashboard/load_page.h"
+#include "dashboard/run_dashboard.h"
 #include "dashboard/run_series.h"
+#include "dashboard/training_page.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "launch/local_run.h"
 #include "launch/run_manager.h"
+#include "runs/run_directory_index.h"
+#include "runs/run_store.h"
 #include "window/main_window.h"
-#include "window/run_panel.h"
+#include "window_test_support.h"
 
 using namespace moe::ui;
 
 class TestMainWindow : public QObject {
   Q_OBJECT
 
- private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-
-  void runsTheExperimentAndFillsItsTab() {
-#ifndef MOE_TRAIN_BIN
-    QSKIP("moe-train is not built");
-#else
-    MainWindow window;
+  LocalRun* launch(MainWindow& window, const QString& config) {
     window.runs()->setTrainProgram(MOE_TRAIN_BIN);
     ExperimentDocument* doc = window.editor()->document();
-    doc->setText(R"({"name": "window-test",
-      "model": {"kind": "lm", "dim": 32, "layers": 2, "heads": 2, "seq_len": 16},
-      "moe": {"experts": 4, "hidden": 32},
-      "train": {"steps": 12, "batch_size": 4, "threads": 1}})");
-    QVERIFY(doc->isValid());
+    doc->setText(config);
+    if (!doc->isValid()) return nullptr;
+    return window.runExperiment();
+  }
 
-    LocalRun* run = window.runExperiment();
+  static RunDashboard* currentDashboard(MainWindow& window) {
+    return qobject_cast<RunDashboard*>(window.tabs()->currentWidget());
+  }
+
+ private slots:
+  void initTestCase() { test::useTemporaryHome(); }
+
+  void runsTheExperimentAndFillsItsDashboard() {
+    MainWindow window;
+    LocalRun* run = launch(window, test::tinyLmConfig("window-test", 12));
     QVERIFY(run);
     QSignalSpy finished(run, &LocalRun::finished);
     QVERIFY(finished.wait(120000));
@@ -43,17 +51,67 @@ class TestMainWindow : public QObject {
     QCOMPARE(run->series()->steps().size(), size_t{12});
     QVERIFY(run->runDir().startsWith(MainWindow::runsRoot()));
 
-    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
-    QVERIFY(tabs);
-    QCOMPARE(tabs->count(), 2);
-    auto* panel = qobject_cast<RunPanel*>(tabs->widget(1));
-    QVERIFY(panel);
-    QCOMPARE(panel->run(), run);
-    panel->refresh();
-    QCOMPARE(panel->lossPlot()->graph(0)->dataCount(), 12);  // raw loss, one point per step
-    QCOMPARE(panel->lossPlot()->graph(1)->dataCount(), 12);  // smoothed
-    QCOMPARE(tabs->tabText(1), run->runId());
-#endif
+    RunDashboard* dashboard = currentDashboard(window);
+    QVERIFY(dashboard);
+    QCOMPARE(dashboard->run(), run);
+    dashboard->refresh();
+    TimeSeriesPlot* loss = dashboard->training()->lossPlot();
+    QCOMPARE(loss->rows(0).step.size(), 12);  // raw loss, one row per step
+    QCOMPARE(loss->rows(1).step.size(), 12);  // smoothed
+    const StepColumns steps = run->series()->steps();
+    QCOMPARE(loss->rows(0).value, QVector<double>(steps.loss.begin(), steps.loss.end()));
+    QCOMPARE(dashboard->imbalance()->plots().front()->curveCount(), 2);  // one per MoE layer
+    dashboard->pages()->setCurrentWidget(dashboard->load());
+    QCOMPARE(dashboard->load()->heatmap()->matrix().experts, size_t{4});
+    QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(dashboard)), run->runId());
+
+    const auto record = window.store()->find(canonicalRunDir(run->runDir()));
+    QVERIFY(record);
+    QCOMPARE(record->status, QString("finished"));
+    QCOMPARE(record->steps_done, std::optional<int64_t>(12));
+  }
+
+  void cancelStopsTheRunWithACheckpoint() {
+    MainWindow window;
+    LocalRun* run = launch(window, test::tinyLmConfig("cancel-test", 100000));
+    QVERIFY(run);
+    QTRY_VERIFY_WITH_TIMEOUT(run->step() >= 2, 60000);
+    auto* cancel = currentDashboard(window)->findChild<QPushButton*>("cancelRun");
+    QVERIFY(cancel && cancel->isEnabled());
+    QSignalSpy finished(run, &LocalRun::finished);
+    cancel->click();
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(run->state(), LocalRun::State::Cancelled);
+    QVERIFY(!cancel->isEnabled());
+    QVERIFY(run->series()->checkpoints().size() >= 1);  // SIGINT: finish the step, checkpoint
+    const auto record = window.store()->find(canonicalRunDir(run->runDir()));
+    QVERIFY(record);
+    QCOMPARE(record->status, QString("cancelled"));
+  }
+
+  void aFailedRunShowsTheErrorAndExitStatus() {
+    MainWindow window;
+    // Valid as a config, but the engine finds the corpus shorter than one training window.
+    QTemporaryDir data;
+    const QString corpus = data.filePath("short.txt");
+    QFile file(corpus);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write("tiny") == 4);
+    file.close();
+    LocalRun* run = launch(window, QString(R"({"name": "fail-test",
+        "model": {"kind": "lm", "dim": 32, "layers": 1, "heads": 2, "seq_len": 16},
+        "moe": {"experts": 4, "hidden": 32}, "data": {"kind": "text", "path": "%1"},
+        "train": {"steps": 5, "batch_size": 4, "threads": 1}})")
+                                       .arg(corpus));
+    QVERIFY(run);
+    QSignalSpy finished(run, &LocalRun::finished);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(run->state(), LocalRun::State::Failed);
+    QCOMPARE(run->exitCode(), 2);
+    auto* state = currentDashboard(window)->findChild<QLabel*>("runState");
+    QVERIFY(state);
+    QVERIFY2(state->text().contains("exit 2") && state->text().contains(corpus) &&
+                 state->text().contains("shorter than one window"),
+             qPrintable(state->text()));
   }
 
   void anExperimentWithProblemsDoesNotLaunch() {

@@ -1,4 +1,4 @@
-#include "window/plot_style.h"
+#include "widgets/plot_style.h"
 
 #include <qcustomplot.h>
 
@@ -27,7 +27,7 @@ void style_plot(QCustomPlot* plot, const QString& x_label, const QString& y_labe
 
 QColor series_color(int index) {
   static const std::array<QColor, 7> kPalette = {
-      QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115), QColor(213, 94, 0),
+      QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(213, 94, 0),
       QColor(204, 121, 167), QColor(86, 180, 233), QColor(120, 120, 120)};
   return kPalette[static_cast<size_t>(index) % kPalette.size()];
 }

@@ -1,0 +1,99 @@
+#include "dashboard/dashboard_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <algorithm>
+#include <cmath>
+
+namespace moe::ui {
+
+namespace {
+constexpr int kSliderSteps = 999;  // slider value v = weight 0.v (0 .. 0.999)
+}
+
+DashboardControls::DashboardControls(QWidget* parent) : QWidget(parent) {
+  x_axis_ = new QComboBox(this);
+  x_axis_->addItem(tr("Step"));
+  x_axis_->addItem(tr("Wall time"));
+  x_axis_->setToolTip(tr("The x-axis of the time plots"));
+  log_y_ = new QCheckBox(tr("Log y"), this);
+  log_y_->setToolTip(tr("Logarithmic y-axes (values ≤ 0 are not drawn)"));
+  smoothing_ = new QSlider(Qt::Horizontal, this);
+  smoothing_->setRange(0, kSliderSteps);
+  smoothing_->setFixedWidth(160);
+  smoothing_->setToolTip(tr("Exponential moving average of the loss, debiased (0 = raw)"));
+  smoothing_value_ = new QLabel(this);
+  smoothing_value_->setMinimumWidth(smoothing_value_->fontMetrics().horizontalAdvance("0.999 "));
+  auto* reset = new QPushButton(tr("Reset zoom"), this);
+  reset->setToolTip(tr("Fit every plot to its data again (or double-click a plot)"));
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(new QLabel(tr("X-axis"), this));
+  layout->addWidget(x_axis_);
+  layout->addSpacing(14);
+  layout->addWidget(log_y_);
+  layout->addSpacing(14);
+  layout->addWidget(new QLabel(tr("Smoothing"), this));
+  layout->addWidget(smoothing_);
+  layout->addWidget(smoothing_value_);
+  layout->addSpacing(14);
+  layout->addWidget(reset);
+  layout->addStretch(1);
+
+  QSettings settings;
+  x_axis_->setCurrentIndex(settings.value("dashboard/x_axis", 0).toInt() == 1 ? 1 : 0);
+  log_y_->setChecked(settings.value("dashboard/log_y", false).toBool());
+  setSmoothing(settings.value("dashboard/smoothing", 0.9).toDouble());
+  smoothing_value_->setText(QString::number(smoothing(), 'f', 3));
+
+  connect(x_axis_, &QComboBox::currentIndexChanged, this, [this] {
+    save();
+    emit xModeChanged(xMode());
+  });
+  connect(log_y_, &QCheckBox::toggled, this, [this](bool on) {
+    save();
+    emit logYChanged(on);
+  });
+  connect(smoothing_, &QSlider::valueChanged, this, [this] {
+    smoothing_value_->setText(QString::number(smoothing(), 'f', 3));
+    save();
+    emit smoothingChanged(smoothing());
+  });
+  connect(reset, &QPushButton::clicked, this, &DashboardControls::resetViewRequested);
+}
+
+TimeSeriesPlot::XMode DashboardControls::xMode() const {
+  return x_axis_->currentIndex() == 1 ? TimeSeriesPlot::XMode::WallTime
+                                      : TimeSeriesPlot::XMode::Step;
+}
+bool DashboardControls::logY() const {
+  return log_y_->isChecked();
+}
+double DashboardControls::smoothing() const {
+  return smoothing_->value() / 1000.0;
+}
+
+void DashboardControls::setXMode(TimeSeriesPlot::XMode mode) {
+  x_axis_->setCurrentIndex(mode == TimeSeriesPlot::XMode::WallTime ? 1 : 0);
+}
+void DashboardControls::setLogY(bool on) {
+  log_y_->setChecked(on);
+}
+void DashboardControls::setSmoothing(double weight) {
+  smoothing_->setValue(std::clamp(static_cast<int>(std::lround(weight * 1000)), 0, kSliderSteps));
+}
+
+void DashboardControls::save() const {
+  QSettings settings;
+  settings.setValue("dashboard/x_axis", x_axis_->currentIndex());
+  settings.setValue("dashboard/log_y", logY());
+  settings.setValue("dashboard/smoothing", smoothing());
+}
+
+}  // namespace moe::ui

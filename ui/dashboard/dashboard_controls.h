@@ -1,0 +1,45 @@
+#pragma once
+// The row of view controls above a dashboard's plots: x-axis by step or wall time, log-scale y,
+// the loss smoothing weight (0–0.999, debiased EMA) and a reset of the synced zoom. The choices
+// persist (QSettings "dashboard/…") so every new dashboard opens the way the last was left.
+#include <QWidget>
+
+#include "widgets/time_series_plot.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace moe::ui {
+
+class DashboardControls : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DashboardControls(QWidget* parent = nullptr);
+
+  TimeSeriesPlot::XMode xMode() const;
+  bool logY() const;
+  double smoothing() const;  // 0 .. 0.999
+
+  void setXMode(TimeSeriesPlot::XMode mode);
+  void setLogY(bool on);
+  void setSmoothing(double weight);
+
+ signals:
+  void xModeChanged(moe::ui::TimeSeriesPlot::XMode mode);
+  void logYChanged(bool on);
+  void smoothingChanged(double weight);
+  void resetViewRequested();
+
+ private:
+  void save() const;
+
+  QComboBox* x_axis_;
+  QCheckBox* log_y_;
+  QSlider* smoothing_;
+  QLabel* smoothing_value_;
+};
+
+}  // namespace moe::ui

@@ -1,0 +1,50 @@
+// ExpertLoadBars: one MoE layer's latest tokens per expert as bars, against its capacity. Each
+// bar is split where the capacity cuts it: the kept tokens (min(count, capacity), SPEC 1.2) in
+// blue, the overflow the layer dropped stacked on top in vermillion, and the capacity as a dashed
+// line (hidden for a dropless layer, capacity 0). The title says layer, step and dropped share:
+// "layer 0 · step 420 · 3.1 % dropped".
+//
+// updateFrom() re-reads only when the series' version or the layer changed.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+#include <qcustomplot.h>
+
+namespace moe::ui {
+
+class RunSeries;
+
+class ExpertLoadBars : public QCustomPlot {
+  Q_OBJECT
+
+ public:
+  explicit ExpertLoadBars(QWidget* parent = nullptr);
+
+  void setLayer(int64_t layer);
+  int64_t layer() const { return layer_; }
+  void updateFrom(const RunSeries& series);
+
+  // What is drawn, for tests: kept tokens, the overflow stacked on them, the capacity line.
+  QCPBars* keptBars() const { return kept_; }
+  QCPBars* overflowBars() const { return overflow_; }
+  QCPGraph* capacityLine() const { return capacity_; }
+  QString title() const;
+
+ private:
+  void clearBars();
+
+  int64_t layer_ = 0;
+  QCPBars* kept_ = nullptr;
+  QCPBars* overflow_ = nullptr;
+  QCPGraph* capacity_ = nullptr;
+  QCPTextElement* title_ = nullptr;
+
+  const RunSeries* source_ = nullptr;
+  uint64_t source_version_ = 0;
+  bool stale_ = true;
+};
+
+}  // namespace moe::ui

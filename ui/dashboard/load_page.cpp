@@ -1,0 +1,93 @@
+#include "dashboard/load_page.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "dashboard/expert_load_bars.h"
+#include "dashboard/expert_load_heatmap.h"
+#include "dashboard/layer_load_heatmap.h"
+#include "dashboard/run_series.h"
+#include "widgets/plot_export.h"
+
+namespace moe::ui {
+
+LoadPage::LoadPage(QWidget* parent) : QWidget(parent) {
+  layer_box_ = new QComboBox(this);
+  layer_box_->setMinimumContentsLength(10);
+  layer_box_->setToolTip(tr("The MoE layer the heatmap and the bars show"));
+  value_box_ = new QComboBox(this);
+  value_box_->addItem(tr("Tokens routed"));
+  value_box_->addItem(tr("Relative to a fair share"));
+  value_box_->setToolTip(tr("Colour the heatmap by tokens, or by tokens / the layer's mean"));
+  heatmap_ = new ExpertLoadHeatmap(this);
+  layers_ = new LayerLoadHeatmap(this);
+  bars_ = new ExpertLoadBars(this);
+  installPlotMenu(heatmap_, "expert-load-heatmap");
+  installPlotMenu(layers_, "layer-load-heatmap");
+  installPlotMenu(bars_, "expert-load");
+
+  auto* choices = new QHBoxLayout;
+  choices->addWidget(new QLabel(tr("Layer"), this));
+  choices->addWidget(layer_box_);
+  choices->addSpacing(14);
+  choices->addWidget(new QLabel(tr("Colour"), this));
+  choices->addWidget(value_box_);
+  choices->addStretch(1);
+
+  auto* lower = new QSplitter(Qt::Horizontal, this);
+  lower->addWidget(bars_);
+  lower->addWidget(layers_);
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(heatmap_);
+  splitter->addWidget(lower);
+  splitter->setSizes({400, 300});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 4, 0, 0);
+  layout->addLayout(choices);
+  layout->addWidget(splitter, 1);
+
+  connect(layer_box_, &QComboBox::currentIndexChanged, this, [this] {
+    if (layer_box_->currentIndex() < 0) return;
+    heatmap_->setLayer(layer());
+    bars_->setLayer(layer());
+  });
+  connect(value_box_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    heatmap_->setValueKind(index == 1 ? ExpertLoadHeatmap::Kind::kRelative
+                                      : ExpertLoadHeatmap::Kind::kCounts);
+  });
+}
+
+int64_t LoadPage::layer() const {
+  return layer_box_->currentData().toLongLong();
+}
+
+void LoadPage::setLayer(int64_t layer) {
+  const int index = layer_box_->findData(QVariant::fromValue<qlonglong>(layer));
+  if (index >= 0) layer_box_->setCurrentIndex(index);
+}
+
+void LoadPage::updateFrom(const RunSeries& series) {
+  updateLayerChoices(series.layers());
+  heatmap_->updateFrom(series);
+  layers_->updateFrom(series);
+  bars_->updateFrom(series);
+}
+
+void LoadPage::updateLayerChoices(const std::vector<int64_t>& layers) {
+  if (static_cast<size_t>(layer_box_->count()) == layers.size()) return;
+  const QVariant keep = layer_box_->currentData();
+  QSignalBlocker block(layer_box_);
+  layer_box_->clear();
+  for (int64_t layer : layers)
+    layer_box_->addItem(tr("MoE layer %1").arg(layer), QVariant::fromValue<qlonglong>(layer));
+  const int index = keep.isValid() ? layer_box_->findData(keep) : 0;
+  layer_box_->setCurrentIndex(std::max(index, 0));
+  heatmap_->setLayer(layer());
+  bars_->setLayer(layer());
+}
+
+}  // namespace moe::ui

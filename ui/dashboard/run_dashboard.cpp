@@ -1,0 +1,210 @@
+#include "dashboard/run_dashboard.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "dashboard/dashboard_controls.h"
+#include "dashboard/imbalance_page.h"
+#include "dashboard/load_page.h"
+#include "dashboard/phase_breakdown_plot.h"
+#include "dashboard/routing_collapse.h"
+#include "dashboard/run_header.h"
+#include "dashboard/telemetry_feed.h"
+#include "dashboard/training_page.h"
+#include "launch/local_run.h"
+#include "widgets/plot_export.h"
+#include "widgets/plot_sync.h"
+
+namespace moe::ui {
+
+namespace {
+constexpr int kRedrawMs = 40;         // ~25 fps at most, however fast telemetry arrives
+constexpr int kLogTailLines = 5000;   // a replayed stderr.log shows its last lines
+constexpr size_t kWarningRows = 500;  // the newest rows per layer the warnings look at
+}  // namespace
+
+RunDashboard::RunDashboard(LocalRun* run, QWidget* parent)
+    : RunDashboard(run->series(), run, run->runDir(), parent) {
+  connect(run, &LocalRun::stderrReceived, this, &RunDashboard::appendLog);
+  connect(run, &LocalRun::finished, this, &RunDashboard::refresh);
+  connect(run, &LocalRun::stateChanged, this, [this] { emit titleChanged(title()); });
+  appendLog(run->stderrLines());
+}
+
+RunDashboard* RunDashboard::replay(const QString& run_dir, QWidget* parent) {
+  auto* feed = new TelemetryFeed;
+  auto* dashboard = new RunDashboard(feed->series(), nullptr, run_dir, parent);
+  feed->setParent(dashboard);
+  dashboard->replay_feed_ = feed;
+  connect(feed, &TelemetryFeed::loadFailed, dashboard, &RunDashboard::loadFailed);
+  connect(feed, &TelemetryFeed::finished, dashboard, [dashboard] {
+    dashboard->refresh();
+    emit dashboard->replayFinished();
+  });
+  feed->loadFile(run_dir + "/metrics.jsonl");
+  dashboard->loadLogFile();
+  return dashboard;
+}
+
+RunDashboard::RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
+                           QWidget* parent)
+    : QWidget(parent), series_(std::move(series)), run_(run), run_dir_(run_dir) {
+  sync_ = new PlotSync(this);
+  buildLayout();
+  connectControls();
+  redraw_timer_.setInterval(kRedrawMs);
+  connect(&redraw_timer_, &QTimer::timeout, this, &RunDashboard::refresh);
+  redraw_timer_.start();
+}
+
+RunDashboard::~RunDashboard() {
+  QSettings settings;
+  settings.setValue("dashboard/splitter", splitter_->saveState());
+  settings.setValue("dashboard/page", pages_->currentIndex());
+}
+
+void RunDashboard::buildLayout() {
+  header_ = new RunHeader(run_, run_dir_, this);
+  controls_ = new DashboardControls(this);
+  banner_ = new QLabel(this);
+  banner_->setWordWrap(true);
+  banner_->setStyleSheet(
+      "QLabel { background: #fef3c7; color: #7c2d12; border: 1px solid #f59e0b;"
+      " border-radius: 4px; padding: 6px 10px; font-weight: 600; }");
+  banner_->setTextFormat(Qt::RichText);
+  banner_->hide();
+
+  training_ = new TrainingPage(sync_, this);
+  load_ = new LoadPage(this);
+  imbalance_ = new ImbalancePage(sync_, this);
+  phases_ = new PhaseBreakdownPlot(this);
+  installPlotMenu(phases_, "phases");
+  pages_ = new QTabWidget(this);
+  pages_->addTab(training_, tr("Training"));
+  pages_->addTab(load_, tr("Expert load"));
+  pages_->addTab(imbalance_, tr("Imbalance"));
+  pages_->addTab(phases_, tr("Phases"));
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(kLogTailLines);
+  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  log_->setPlaceholderText(tr("moe-train's log"));
+
+  splitter_ = new QSplitter(Qt::Vertical, this);
+  splitter_->addWidget(pages_);
+  splitter_->addWidget(log_);
+  splitter_->setStretchFactor(0, 5);
+  splitter_->setStretchFactor(1, 1);
+  splitter_->setSizes({700, 110});  // the plots first; the log is a glance, its file has it all
+  QSettings settings;
+  splitter_->restoreState(settings.value("dashboard/splitter").toByteArray());
+  pages_->setCurrentIndex(settings.value("dashboard/page", 0).toInt());
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(10, 8, 10, 8);
+  layout->setSpacing(6);
+  layout->addWidget(header_);
+  layout->addWidget(controls_);
+  layout->addWidget(banner_);
+  layout->addWidget(splitter_, 1);
+}
+
+void RunDashboard::connectControls() {
+  auto apply_to_plots = [this](auto&& fn) {
+    for (TimeSeriesPlot* plot : sync_->plots()) fn(plot);
+  };
+  apply_to_plots([this](TimeSeriesPlot* p) {
+    p->setXMode(controls_->xMode());
+    p->setLogY(controls_->logY());
+  });
+  training_->setSmoothing(controls_->smoothing());
+  connect(controls_, &DashboardControls::xModeChanged, this, [this, apply_to_plots](auto mode) {
+    apply_to_plots([mode](TimeSeriesPlot* p) { p->setXMode(mode); });
+    sync_->resetViews();
+  });
+  connect(controls_, &DashboardControls::logYChanged, this, [apply_to_plots](bool on) {
+    apply_to_plots([on](TimeSeriesPlot* p) { p->setLogY(on); });
+  });
+  connect(controls_, &DashboardControls::smoothingChanged, training_, &TrainingPage::setSmoothing);
+  connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
+  connect(pages_, &QTabWidget::currentChanged, this, &RunDashboard::refreshVisiblePage);
+  connect(banner_, &QLabel::linkActivated, this, [this] { pages_->setCurrentWidget(imbalance_); });
+}
+
+QString RunDashboard::runDir() const {
+  return run_ ? run_->runDir() : run_dir_;
+}
+
+QString RunDashboard::title() const {
+  const RunInfo info = series_->info();
+  if (!info.run_id.empty()) return QString::fromStdString(info.run_id);
+  return QFileInfo(runDir()).fileName();
+}
+
+// The line plots take the delta; the heatmaps and bars, drawn from the latest state, only
+// redraw while they are in view.
+void RunDashboard::refresh() {
+  if (series_->version() == drawn_version_) return;
+  const bool had_title = !series_->info().run_id.empty();
+  const RunSnapshot delta = series_->changes_since(drawn_version_);
+  drawn_version_ = delta.version;
+  training_->apply(delta);
+  imbalance_->apply(delta);
+  if (!run_) {
+    const StepColumns last = series_->steps(StepRange::last_rows(1));
+    header_->showRecord(delta.info, delta.run_end,
+                        last.size() ? static_cast<qint64>(last.step.back()) : 0);
+    if (log_from_events_)
+      for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));
+  }
+  refreshVisiblePage();
+  updateWarnings();
+  if (!had_title || delta.reset) emit titleChanged(title());
+}
+
+void RunDashboard::refreshVisiblePage() {
+  if (pages_->currentWidget() == load_) load_->updateFrom(*series_);
+  if (pages_->currentWidget() == phases_) phases_->updateFrom(*series_);
+}
+
+void RunDashboard::updateWarnings() {
+  std::vector<LayerColumns> layers;
+  for (int64_t layer : series_->layers()) {
+    if (auto columns = series_->layer(layer, StepRange::last_rows(kWarningRows)))
+      layers.push_back(std::move(*columns));
+  }
+  QStringList warnings;
+  for (const RoutingWarning& w : detect_routing_problems(layers))
+    warnings << QString::fromStdString(w.message);
+  if (warnings == warnings_) return;
+  warnings_ = warnings;
+  banner_->setVisible(!warnings.isEmpty());
+  QStringList html;
+  for (const QString& w : warnings) html << "⚠ " + w.toHtmlEscaped();
+  banner_->setText(html.join("<br>") + "&nbsp;&nbsp;<a href=\"#imbalance\">" +
+                   tr("Show imbalance plots") + "</a>");
+}
+
+void RunDashboard::appendLog(const QStringList& lines) {
+  for (const QString& line : lines) log_->appendPlainText(line);
+}
+
+// A replayed run's human log: its stderr.log, the last lines of it.
+void RunDashboard::loadLogFile() {
+  QFile file(run_dir_ + "/stderr.log");
+  log_from_events_ = !file.open(QIODevice::ReadOnly);  // then the telemetry's log events
+  if (log_from_events_) return;
+  constexpr qint64 kTailBytes = 1 << 20;
+  if (file.size() > kTailBytes) file.seek(file.size() - kTailBytes);
+  appendLog(QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts));
+}
+
+}  // namespace moe::ui

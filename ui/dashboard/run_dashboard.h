@@ -1,0 +1,101 @@
+#pragma once
+// RunDashboard: everything about one run on one page. A header (state, progress, Cancel), the
+// view controls, a routing-warning banner, and tabs: Training (losses, lr, throughput), Expert
+// load (heatmaps and the latest counts vs capacity), Imbalance (balance metrics per layer),
+// Phases (where a step's time goes), above the run's log.
+//
+// It draws a RunSeries: a live LocalRun's (not owned: closing the tab leaves the run going) or
+// one it replays from a run directory's metrics.jsonl (a finished run, or one copied from a
+// cluster). Redraws run on a ~25 fps timer and read only what changed since the last frame.
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+#include <memory>
+
+#include "dashboard/run_series.h"
+
+class QLabel;
+class QPlainTextEdit;
+class QSplitter;
+class QTabWidget;
+
+namespace moe::ui {
+
+class DashboardControls;
+class ImbalancePage;
+class LoadPage;
+class LocalRun;
+class PhaseBreakdownPlot;
+class PlotSync;
+class RunHeader;
+class TelemetryFeed;
+class TrainingPage;
+
+class RunDashboard : public QWidget {
+  Q_OBJECT
+
+ public:
+  // A live run.
+  explicit RunDashboard(LocalRun* run, QWidget* parent = nullptr);
+  // Replays `run_dir`/metrics.jsonl (loadFailed() when it cannot be read).
+  static RunDashboard* replay(const QString& run_dir, QWidget* parent = nullptr);
+  ~RunDashboard() override;
+
+  LocalRun* run() const { return run_; }
+  QString runDir() const;
+  std::shared_ptr<RunSeries> series() const { return series_; }
+  QString title() const;
+  // The routing problems shown in the banner, one line each ("Layer 1: routing collapsed …").
+  QStringList warnings() const { return warnings_; }
+
+  TrainingPage* training() const { return training_; }
+  ImbalancePage* imbalance() const { return imbalance_; }
+  LoadPage* load() const { return load_; }
+  PhaseBreakdownPlot* phases() const { return phases_; }
+  DashboardControls* controls() const { return controls_; }
+  QTabWidget* pages() const { return pages_; }
+
+  // Redraws from the series now (otherwise a coalescing timer does).
+  void refresh();
+
+ signals:
+  void titleChanged(const QString& title);
+  void loadFailed(const QString& error);
+  // A replay has read the whole metrics.jsonl.
+  void replayFinished();
+
+ private:
+  RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
+               QWidget* parent);
+  void buildLayout();
+  void connectControls();
+  void refreshVisiblePage();
+  void updateWarnings();
+  void appendLog(const QStringList& lines);
+  void loadLogFile();
+
+  std::shared_ptr<RunSeries> series_;
+  QPointer<LocalRun> run_;
+  QString run_dir_;
+  TelemetryFeed* replay_feed_ = nullptr;
+
+  RunHeader* header_;
+  DashboardControls* controls_;
+  QLabel* banner_;
+  QTabWidget* pages_;
+  QSplitter* splitter_;
+  PlotSync* sync_;
+  TrainingPage* training_;
+  LoadPage* load_;
+  ImbalancePage* imbalance_;
+  PhaseBreakdownPlot* phases_;
+  QPlainTextEdit* log_;
+
+  QTimer redraw_timer_;
+  uint64_t drawn_version_ = 0;
+  QStringList warnings_;
+  bool log_from_events_ = false;  // a replay without stderr.log shows telemetry's log events
+};
+
+}  // namespace moe::ui

@@ -1,0 +1,121 @@
+#include "dashboard/run_header.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <cmath>
+
+namespace moe::ui {
+
+QString format_eta(double seconds) {
+  if (seconds < 0) return QObject::tr("ETA –");
+  const int s = static_cast<int>(std::lround(seconds));
+  const QChar zero('0');
+  return s >= 3600 ? QString("ETA %1:%2:%3")
+                         .arg(s / 3600)
+                         .arg(s / 60 % 60, 2, 10, zero)
+                         .arg(s % 60, 2, 10, zero)
+                   : QString("ETA %1:%2").arg(s / 60).arg(s % 60, 2, 10, zero);
+}
+
+RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
+    : QWidget(parent), run_(run), run_dir_(run_dir) {
+  title_ = new QLabel(this);
+  QFont title_font = title_->font();
+  title_font.setPointSizeF(title_font.pointSizeF() * 1.25);
+  title_font.setBold(true);
+  title_->setFont(title_font);
+  state_ = new QLabel(this);
+  state_->setObjectName("runState");
+  state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  where_ = new QLabel(this);
+  where_->setStyleSheet("color: #6b7280;");
+  where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = new QProgressBar(this);
+  progress_->setMinimumWidth(300);
+  progress_->setTextVisible(true);
+  progress_->setFormat(tr("waiting for the first step"));
+  cancel_ = new QPushButton(tr("Cancel run"), this);
+  cancel_->setObjectName("cancelRun");
+  cancel_->setToolTip(tr("Stop after the current step, writing a checkpoint (SIGINT)"));
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(title_);
+  layout->addSpacing(12);
+  layout->addWidget(state_, 1);
+  layout->addWidget(where_);
+  layout->addSpacing(8);
+  layout->addWidget(progress_);
+  layout->addWidget(cancel_);
+
+  if (run) {
+    connect(run, &LocalRun::stateChanged, this, &RunHeader::showState);
+    connect(run, &LocalRun::progressChanged, this, &RunHeader::showProgress);
+    connect(cancel_, &QPushButton::clicked, run, &LocalRun::cancel);
+    showState();
+    if (run->step() > 0) showProgress(run->step(), run->totalSteps(), run->etaSeconds());
+  } else {
+    cancel_->hide();
+    title_->setText(QFileInfo(run_dir).fileName());
+    where_->setText(tr("from %1").arg(QDir::toNativeSeparators(run_dir)));
+    setStateText(tr("Loading…"), "#374151", {});
+  }
+}
+
+QString RunHeader::stateText() const {
+  return state_->text();
+}
+
+void RunHeader::setStateText(const QString& text, const QString& colour, const QString& tooltip) {
+  state_->setText(text);
+  state_->setStyleSheet("color: " + colour + "; font-weight: 600;");
+  state_->setToolTip(tooltip);
+}
+
+void RunHeader::showState() {
+  if (!run_) return;
+  title_->setText(run_->runId().isEmpty() ? QFileInfo(run_->spec().config_file).baseName()
+                                          : run_->runId());
+  const LocalRun::State s = run_->state();
+  QString text = LocalRun::stateName(s);
+  QString colour = "#374151";
+  if (s == LocalRun::State::Finished) colour = "#047857";
+  if (s == LocalRun::State::Cancelled) colour = "#92400e";
+  if (s == LocalRun::State::Failed) {
+    colour = "#b91c1c";
+    text += tr(" (exit %1): %2").arg(run_->exitCode()).arg(run_->errorText());
+  }
+  setStateText(text, colour, run_->errorText());
+  cancel_->setEnabled(run_->isActive());
+}
+
+void RunHeader::showProgress(qint64 step, qint64 total, double eta_seconds) {
+  progress_->setRange(0, static_cast<int>(std::max<qint64>(total, 1)));
+  progress_->setValue(static_cast<int>(std::min(step, std::max<qint64>(total, 1))));
+  progress_->setFormat(tr("step %1 / %2   %3").arg(step).arg(total).arg(format_eta(eta_seconds)));
+}
+
+void RunHeader::showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,
+                           qint64 last_step) {
+  if (run_) return;
+  if (!info.run_id.empty()) title_->setText(QString::fromStdString(info.run_id));
+  const qint64 total = info.config.value("/train/steps"_json_pointer, int64_t{0});
+  progress_->setRange(0, static_cast<int>(std::max<qint64>(total, 1)));
+  progress_->setValue(static_cast<int>(std::min(last_step, std::max<qint64>(total, 1))));
+  progress_->setFormat(tr("step %1 / %2").arg(last_step).arg(total));
+  if (!end) {
+    setStateText(tr("No run_end: still running elsewhere, or stopped without a word"), "#92400e",
+                 {});
+    return;
+  }
+  const QString error = QString::fromStdString(end->error.value_or(""));
+  if (end->status == "completed") setStateText(tr("Finished"), "#047857", {});
+  if (end->status == "cancelled") setStateText(tr("Cancelled"), "#92400e", {});
+  if (end->status == "failed") setStateText(tr("Failed: %1").arg(error), "#b91c1c", error);
+}
+
+}  // namespace moe::ui

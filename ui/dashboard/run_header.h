@@ -1,0 +1,46 @@
+#pragma once
+// The strip above a run's dashboard: its name, its state (with the error and exit status when it
+// failed), a progress bar with step / total and ETA, and Cancel. A live run (LocalRun) reports
+// its own state; a replayed run directory is described from its telemetry (run_end or not).
+#include <QPointer>
+#include <QWidget>
+
+#include "dashboard/series_columns.h"
+#include "launch/local_run.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace moe::ui {
+
+class RunHeader : public QWidget {
+  Q_OBJECT
+
+ public:
+  // `run` may be null: a replayed run directory, described by showRecord().
+  RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent = nullptr);
+
+  // For a replayed run: name, status and progress from its telemetry.
+  void showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,
+                  qint64 last_step);
+  QString stateText() const;
+
+ private:
+  void showState();
+  void showProgress(qint64 step, qint64 total, double eta_seconds);
+  void setStateText(const QString& text, const QString& colour, const QString& tooltip);
+
+  QPointer<LocalRun> run_;
+  QString run_dir_;
+  QLabel* title_;
+  QLabel* state_;
+  QLabel* where_;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+};
+
+// "ETA 1:02:03" / "ETA 4:05"; "ETA –" when unknown (negative).
+QString format_eta(double seconds);
+
+}  // namespace moe::ui

@@ -1,0 +1,107 @@
+#include "dashboard/training_page.h"
+
+#include <QGridLayout>
+#include <limits>
+
+#include "widgets/plot_export.h"
+#include "widgets/plot_style.h"
+#include "widgets/plot_sync.h"
+
+namespace moe::ui {
+
+namespace {
+
+constexpr double kAppendOnly = std::numeric_limits<double>::infinity();
+
+QVector<double> to_qvector(const std::vector<double>& v) {
+  return {v.begin(), v.end()};
+}
+
+}  // namespace
+
+TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
+  loss_ = addPlot(tr("loss"), "loss");
+  raw_ = loss_->addCurve(tr("loss"), QPen(series_color(0).lighter(165), 1));
+  smooth_ = loss_->addCurve(tr("smoothed"), QPen(series_color(0), 2));
+  eval_ = loss_->addCurve(tr("eval loss"), QPen(series_color(3), 2), true);
+  aux_ = addPlot(tr("auxiliary losses"), "aux-z-loss");
+  aux_curve_ = aux_->addCurve(tr("aux loss"), QPen(series_color(1), 1.5));
+  z_curve_ = aux_->addCurve(tr("z-loss"), QPen(series_color(4), 1.5));
+  lr_ = addPlot(tr("learning rate"), "learning-rate");
+  lr_->addCurve(tr("lr"), QPen(series_color(2), 1.5));
+  grad_ = addPlot(tr("gradient norm"), "grad-norm");
+  grad_->addCurve(tr("grad norm"), QPen(series_color(6), 1.2));
+  speed_ = addPlot(tr("tokens / s"), "tokens-per-s");
+  speed_->addCurve(tr("tokens/s"), QPen(series_color(2), 1.5));
+  step_time_ = addPlot(tr("step time (ms)"), "step-time");
+  step_time_->addCurve(tr("step ms"), QPen(series_color(5), 1.5));
+
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(6);
+  grid->addWidget(loss_, 0, 0, 1, 2);  // the loss is what people watch: full width
+  grid->addWidget(aux_, 1, 0);
+  grid->addWidget(lr_, 1, 1);
+  grid->addWidget(speed_, 2, 0);
+  grid->addWidget(step_time_, 2, 1);
+  grid->addWidget(grad_, 3, 0, 1, 2);
+  grid->setRowStretch(0, 3);
+  for (int row = 1; row < 4; ++row) grid->setRowStretch(row, 2);
+  for (TimeSeriesPlot* plot : plots_) sync->add(plot);
+}
+
+TimeSeriesPlot* TrainingPage::addPlot(const QString& y_label, const QString& export_name) {
+  auto* plot = new TimeSeriesPlot(y_label, this);
+  installPlotMenu(plot, export_name);
+  plots_.push_back(plot);
+  return plot;
+}
+
+void TrainingPage::apply(const RunSnapshot& delta) {
+  const StepColumns& s = delta.steps;
+  const double from = delta.reset ? -kAppendOnly : s.replace_from;
+  const QVector<double> step = to_qvector(s.step), t = to_qvector(s.t);
+  loss_->replaceFrom(raw_, from, step, t, to_qvector(s.loss));
+  aux_->replaceFrom(aux_curve_, from, step, t, to_qvector(s.aux_loss));
+  aux_->replaceFrom(z_curve_, from, step, t, to_qvector(s.z_loss));
+  lr_->replaceFrom(0, from, step, t, to_qvector(s.lr));
+  grad_->replaceFrom(0, from, step, t, to_qvector(s.grad_norm));
+  speed_->replaceFrom(0, from, step, t, to_qvector(s.tokens_per_s));
+  step_time_->replaceFrom(0, from, step, t, to_qvector(s.step_ms));
+  resmoothFrom(from);
+
+  TimeSeriesPlot::Rows evals;  // few rows, always complete in a delta
+  for (const auto& e : delta.evals) {
+    evals.step.push_back(static_cast<double>(e.step));
+    evals.t.push_back(e.t);
+    evals.value.push_back(e.loss);
+  }
+  loss_->setRows(eval_, evals);
+  for (TimeSeriesPlot* plot : plots_) plot->refreshView();
+}
+
+void TrainingPage::setSmoothing(double weight) {
+  if (weight == smoother_.weight()) return;
+  smoother_ = EmaSmoother(weight);
+  resmoothFrom(-kAppendOnly);
+  loss_->refreshView();
+}
+
+// Brings the smoothed curve level with the raw one. Rows from `from` on were replaced: the
+// average restarts from the rows before them; otherwise it continues with the new raw rows.
+void TrainingPage::resmoothFrom(double from) {
+  const TimeSeriesPlot::Rows& raw = loss_->rows(raw_);
+  const TimeSeriesPlot::Rows& done = loss_->rows(smooth_);
+  qsizetype first = done.step.size();
+  if (from != kAppendOnly) {
+    smoother_.reset();
+    first = 0;
+    while (first < raw.step.size() && raw.step[first] < from) smoother_.add(raw.value[first++]);
+  }
+  QVector<double> values;
+  values.reserve(raw.step.size() - first);
+  for (qsizetype i = first; i < raw.step.size(); ++i) values.push_back(smoother_.add(raw.value[i]));
+  loss_->replaceFrom(smooth_, from, raw.step.mid(first), raw.t.mid(first), values);
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,42 @@
+#pragma once
+// The dashboard's training page: loss (raw, smoothed, eval), aux and z-loss, learning rate,
+// gradient norm, tokens/s and step time, one TimeSeriesPlot each, zoomed together.
+//
+// It keeps its curves in step with the run from RunSeries::changes_since deltas: a frame costs
+// the new rows only. The smoothed loss is recomputed from the raw rows when the weight changes
+// or a resumed run replaces rows, and extended row by row otherwise.
+#include <QList>
+#include <QWidget>
+
+#include "dashboard/series_columns.h"
+#include "widgets/smoothing.h"
+#include "widgets/time_series_plot.h"
+
+namespace moe::ui {
+
+class PlotSync;
+
+class TrainingPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TrainingPage(PlotSync* sync, QWidget* parent = nullptr);
+
+  void apply(const RunSnapshot& delta);
+  void setSmoothing(double weight);
+  double smoothing() const { return smoother_.weight(); }
+
+  QList<TimeSeriesPlot*> plots() const { return plots_; }
+  TimeSeriesPlot* lossPlot() const { return loss_; }
+
+ private:
+  TimeSeriesPlot* addPlot(const QString& y_label, const QString& export_name);
+  void resmoothFrom(double from);
+
+  QList<TimeSeriesPlot*> plots_;
+  TimeSeriesPlot *loss_, *aux_, *lr_, *grad_, *speed_, *step_time_;
+  int raw_ = 0, smooth_ = 0, eval_ = 0, aux_curve_ = 0, z_curve_ = 0;
+  EmaSmoother smoother_{0.9};
+};
+
+}  // namespace moe::ui

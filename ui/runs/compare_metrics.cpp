@@ -1,0 +1,123 @@
+#include "runs/compare_metrics.h"
+
+#include <QObject>
+#include <map>
+
+#include "widgets/smoothing.h"
+
+namespace moe::ui {
+
+namespace {
+
+QVector<double> to_qvector(const std::vector<double>& v) {
+  return {v.begin(), v.end()};
+}
+
+TimeSeriesPlot::Rows step_rows(const StepColumns& s, const std::vector<double>& column) {
+  return {to_qvector(s.step), to_qvector(s.t), to_qvector(column)};
+}
+
+// The mean over layers of one balance column, per step (a layer missing a step is left out).
+TimeSeriesPlot::Rows layer_mean(const RunSeries& series, std::vector<double> LayerColumns::*col,
+                                double scale) {
+  std::map<double, std::pair<double, double>> sums;  // step -> (t, sum), counts apart
+  std::map<double, int> counts;
+  for (int64_t layer : series.layers()) {
+    const auto columns = series.layer(layer);
+    if (!columns) continue;
+    const std::vector<double>& values = (*columns).*col;
+    for (size_t i = 0; i < columns->size(); ++i) {
+      auto& [t, sum] = sums[columns->step[i]];
+      t = columns->t[i];
+      sum += values[i] * scale;
+      ++counts[columns->step[i]];
+    }
+  }
+  TimeSeriesPlot::Rows rows;
+  for (const auto& [step, entry] : sums) {
+    rows.step.push_back(step);
+    rows.t.push_back(entry.first);
+    rows.value.push_back(entry.second / counts[step]);
+  }
+  return rows;
+}
+
+TimeSeriesPlot::Rows eval_rows(const RunSeries& series, bool accuracy) {
+  TimeSeriesPlot::Rows rows;
+  for (const auto& e : series.evals()) {
+    if (accuracy && !e.accuracy) continue;
+    rows.step.push_back(static_cast<double>(e.step));
+    rows.t.push_back(e.t);
+    rows.value.push_back(accuracy ? *e.accuracy * 100 : e.loss);
+  }
+  return rows;
+}
+
+}  // namespace
+
+QStringList compareMetricNames() {
+  return {QObject::tr("Loss"),
+          QObject::tr("Loss (smoothed)"),
+          QObject::tr("Eval loss"),
+          QObject::tr("Eval accuracy (%)"),
+          QObject::tr("Aux loss"),
+          QObject::tr("Learning rate"),
+          QObject::tr("Tokens / s"),
+          QObject::tr("Step time (ms)"),
+          QObject::tr("Gradient norm"),
+          QObject::tr("Load entropy (layer mean)"),
+          QObject::tr("Router entropy (layer mean)"),
+          QObject::tr("Max / mean load (layer mean)"),
+          QObject::tr("CV of load (layer mean)"),
+          QObject::tr("Dropped tokens % (layer mean)"),
+          QObject::tr("Dead experts (layer mean)")};
+}
+
+CompareMetric compareMetricAt(int index) {
+  return static_cast<CompareMetric>(index);
+}
+
+TimeSeriesPlot::Rows compareRows(const RunSeries& series, CompareMetric metric, double smoothing) {
+  switch (metric) {
+    case CompareMetric::EvalLoss:
+      return eval_rows(series, false);
+    case CompareMetric::EvalAccuracy:
+      return eval_rows(series, true);
+    case CompareMetric::LoadEntropy:
+      return layer_mean(series, &LayerColumns::load_entropy, 1);
+    case CompareMetric::RouterEntropy:
+      return layer_mean(series, &LayerColumns::router_entropy, 1);
+    case CompareMetric::MaxOverMean:
+      return layer_mean(series, &LayerColumns::max_over_mean, 1);
+    case CompareMetric::LoadCv:
+      return layer_mean(series, &LayerColumns::cv, 1);
+    case CompareMetric::DroppedPercent:
+      return layer_mean(series, &LayerColumns::dropped_frac, 100);
+    case CompareMetric::DeadExperts:
+      return layer_mean(series, &LayerColumns::dead_experts, 1);
+    default:
+      break;
+  }
+  const StepColumns s = series.steps();
+  switch (metric) {
+    case CompareMetric::SmoothedLoss: {
+      TimeSeriesPlot::Rows rows = step_rows(s, s.loss);
+      rows.value = smoothed(rows.value, smoothing);
+      return rows;
+    }
+    case CompareMetric::AuxLoss:
+      return step_rows(s, s.aux_loss);
+    case CompareMetric::LearningRate:
+      return step_rows(s, s.lr);
+    case CompareMetric::TokensPerSecond:
+      return step_rows(s, s.tokens_per_s);
+    case CompareMetric::StepTime:
+      return step_rows(s, s.step_ms);
+    case CompareMetric::GradNorm:
+      return step_rows(s, s.grad_norm);
+    default:
+      return step_rows(s, s.loss);
+  }
+}
+
+}  // namespace moe::ui

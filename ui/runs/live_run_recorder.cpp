@@ -1,0 +1,41 @@
+#include "runs/live_run_recorder.h"
+
+#include "launch/local_run.h"
+#include "launch/run_manager.h"
+#include "runs/run_directory_index.h"
+
+namespace moe::ui {
+
+LiveRunRecorder::LiveRunRecorder(RunManager* runs, QObject* parent) : QObject(parent), runs_(runs) {
+  connect(runs, &RunManager::runStateChanged, this, [this](LocalRun* run) { record(run); });
+  connect(runs, &RunManager::runFinished, this, [this](LocalRun* run) { record(run); });
+  timer_.setInterval(kRefreshMs);
+  connect(&timer_, &QTimer::timeout, this, &LiveRunRecorder::recordActive);
+  timer_.start();
+}
+
+std::optional<RunRecord> LiveRunRecorder::summarize(const LocalRun& run) {
+  const QString dir = run.runDir();
+  if (dir.isEmpty() || !run.series()->info().started) return std::nullopt;
+  RunRecord record = summarizeSeries(*run.series(), dir, run.isActive());
+  // The process knows how it ended even when it could not say so in telemetry (a crash, a kill).
+  if (run.state() == LocalRun::State::Failed) {
+    record.status = run_status::kFailed;
+    if (record.error.isEmpty()) record.error = run.errorText();
+  }
+  if (run.state() == LocalRun::State::Cancelled) record.status = run_status::kCancelled;
+  if (!run.isActive() && run.endedAt().isValid()) record.ended_at = run.endedAt();
+  return record;
+}
+
+bool LiveRunRecorder::record(LocalRun* run) {
+  const auto record = summarize(*run);
+  if (record) emit runRecorded(*record);
+  return record.has_value();
+}
+
+void LiveRunRecorder::recordActive() {
+  for (LocalRun* run : runs_->activeRuns()) record(run);
+}
+
+}  // namespace moe::ui

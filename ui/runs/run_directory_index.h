@@ -1,0 +1,33 @@
+// Turning a run directory (SPEC section 5) or a run's in-memory telemetry into a RunRecord.
+// Synchronous: indexRunDirectory parses the whole metrics.jsonl, so call it off the GUI thread
+// when there are many or large runs.
+#pragma once
+
+#include <QString>
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "dashboard/run_series.h"
+#include "runs/run_record.h"
+
+namespace moe::ui {
+
+// Reads <dir>/metrics.jsonl and summarises it; the config comes from run_start, else from
+// <dir>/config.json. Without a readable metrics.jsonl that has a run_start: nullopt and *error
+// naming the file and the problem. A run without run_end is "incomplete".
+std::optional<RunRecord> indexRunDirectory(const QString& dir, QString* error = nullptr);
+
+// The summary of telemetry already in memory (a live run). `live`: no run_end means "running"
+// (else "incomplete"). File times and config.json are read from run_dir when they exist.
+RunRecord summarizeSeries(const RunSeries& series, const QString& run_dir, bool live = true);
+
+// The store's key for a directory: canonical when it exists, else absolute and cleaned.
+QString canonicalRunDir(const QString& dir);
+
+// SHA-256 hex of the config's compact dump (nlohmann sorts object keys): equal configs, equal
+// hashes. Empty for an empty or non-object config.
+QString configHash(const nlohmann::json& config);
+
+}  // namespace moe::ui

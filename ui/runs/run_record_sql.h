@@ -1,0 +1,25 @@
+// RunRecord <-> the run store's SQLite row (schema version 1). Kept apart from RunStore so the
+// store reads as what it does, and the column list lives in one place.
+//
+// Times are INTEGER milliseconds since the epoch (UTC), unknown values NULL, the config TEXT (its
+// compact JSON dump).
+#pragma once
+
+#include <QSqlQuery>
+#include <QString>
+
+#include "runs/run_record.h"
+
+namespace moe::ui::run_record_sql {
+
+// CREATE TABLE IF NOT EXISTS statements of schema version 1: runs, meta, removed.
+QStringList createStatements();
+
+// INSERT OR REPLACE INTO runs (...) VALUES (:...), for bind().
+QString upsertStatement();
+void bind(QSqlQuery& query, const RunRecord& record);
+
+// The current row of a `SELECT * FROM runs` query.
+RunRecord read(const QSqlQuery& query);
+
+}  // namespace moe::ui::run_record_sql

@@ -1,0 +1,231 @@
+// RunsView (runs_view.h).
+#include "runs/runs_view.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "runs/run_directory_index.h"
+#include "runs/run_store.h"
+#include "runs/runs_filter_proxy.h"
+#include "runs/runs_table_model.h"
+
+namespace moe::ui {
+
+namespace {
+
+const QString kHeaderKey = QStringLiteral("runs/header");
+constexpr int kMaxFittedWidth = 320;  // a long directory or error must not push the rest away
+
+}  // namespace
+
+RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
+    : QWidget(parent),
+      store_(store),
+      runs_root_(std::move(runs_root)),
+      model_(new RunsTableModel(this)),
+      proxy_(new RunsFilterProxy(this)),
+      filter_(new QLineEdit(this)),
+      status_(new QComboBox(this)),
+      table_(new QTableView(this)),
+      open_(new QPushButton(tr("Open"), this)),
+      compare_(new QPushButton(tr("Compare selected"), this)),
+      add_(new QPushButton(tr("Add run directory…"), this)),
+      rescan_(new QPushButton(tr("Rescan"), this)),
+      remove_(new QPushButton(tr("Remove from list"), this)),
+      message_(new QLabel(this)) {
+  proxy_->setSourceModel(model_);
+  buildLayout();
+  connectActions();
+  refresh();
+  updateButtons();
+}
+
+RunsView::~RunsView() {
+  QSettings().setValue(kHeaderKey, table_->horizontalHeader()->saveState());
+}
+
+void RunsView::buildLayout() {
+  filter_->setPlaceholderText(tr("Filter runs: name, status, host…"));
+  filter_->setClearButtonEnabled(true);
+  status_->addItem(tr("All"), QString());
+  for (const QString& s : {run_status::kRunning, run_status::kFinished, run_status::kFailed,
+                           run_status::kCancelled, run_status::kIncomplete, run_status::kMissing}) {
+    status_->addItem(s, s);
+  }
+
+  table_->setModel(proxy_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setAlternatingRowColors(true);
+  table_->setWordWrap(false);
+  table_->verticalHeader()->setVisible(false);
+  QHeaderView* header = table_->horizontalHeader();
+  header->setStretchLastSection(true);  // the directory takes what is left
+  header->setSectionsMovable(true);
+  const QByteArray state = QSettings().value(kHeaderKey).toByteArray();
+  header_restored_ = !state.isEmpty() && header->restoreState(state);
+  if (!header_restored_) header->setSortIndicator(RunsTableModel::kStarted, Qt::DescendingOrder);
+  table_->setSortingEnabled(true);  // sorts by the (restored) indicator
+
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* top = new QHBoxLayout;
+  top->addWidget(filter_, 1);
+  top->addWidget(status_);
+  auto* buttons = new QHBoxLayout;
+  for (QPushButton* b : {open_, compare_, add_, rescan_, remove_}) buttons->addWidget(b);
+  buttons->addStretch(1);
+  buttons->addWidget(message_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(table_, 1);
+  layout->addLayout(buttons);
+}
+
+void RunsView::connectActions() {
+  connect(filter_, &QLineEdit::textChanged, proxy_, &RunsFilterProxy::setFilterText);
+  connect(status_, &QComboBox::currentIndexChanged, this,
+          [this] { proxy_->setStatusFilter(status_->currentData().toString()); });
+  connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    emit openRequested(index.data(RunsTableModel::kRunDirRole).toString());
+  });
+  connect(open_, &QPushButton::clicked, this, [this] {
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() == 1) emit openRequested(dirs.front());
+  });
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() >= 2) emit compareRequested(dirs);
+  });
+  connect(add_, &QPushButton::clicked, this, &RunsView::chooseAndAddDirectory);
+  connect(rescan_, &QPushButton::clicked, this, &RunsView::rescan);
+  connect(remove_, &QPushButton::clicked, this, &RunsView::removeSelected);
+
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &RunsView::updateButtons);
+  // Resets and filtering drop selected rows without selectionChanged in some cases.
+  connect(proxy_, &QAbstractItemModel::modelReset, this, &RunsView::updateButtons);
+  connect(proxy_, &QAbstractItemModel::layoutChanged, this, &RunsView::updateButtons);
+  connect(proxy_, &QAbstractItemModel::rowsRemoved, this, &RunsView::updateButtons);
+  connect(model_, &QAbstractItemModel::modelReset, this, &RunsView::updateAccuracyColumn);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, &RunsView::updateAccuracyColumn);
+  connect(model_, &QAbstractItemModel::dataChanged, this, &RunsView::updateAccuracyColumn);
+}
+
+QStringList RunsView::selectedRunDirs() const {
+  QModelIndexList rows = table_->selectionModel()->selectedRows();
+  std::sort(rows.begin(), rows.end(),
+            [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+  QStringList dirs;
+  for (const QModelIndex& index : rows) dirs << index.data(RunsTableModel::kRunDirRole).toString();
+  return dirs;
+}
+
+void RunsView::refresh() {
+  if (!store_) return;
+  const QStringList selected = selectedRunDirs();
+  model_->setRecords(store_->all());
+  select(selected);
+  fitColumnsOnce();
+  updateButtons();
+}
+
+void RunsView::updateRun(const RunRecord& record) {
+  if (record.status == run_status::kRunning) {
+    live_dirs_.insert(record.run_dir);
+  } else {
+    live_dirs_.remove(record.run_dir);
+  }
+  if (store_) store_->upsert(record);
+  model_->upsert(record);
+}
+
+bool RunsView::addRunDirectory(const QString& dir, QString* error) {
+  const auto record = indexRunDirectory(dir, error);
+  if (!record) return false;
+  if (store_ && !store_->upsert(*record, error)) return false;
+  model_->upsert(*record);
+  select({record->run_dir});
+  fitColumnsOnce();
+  return true;
+}
+
+void RunsView::chooseAndAddDirectory() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Add run directory"), runs_root_);
+  if (dir.isEmpty()) return;
+  QString error;
+  if (!addRunDirectory(dir, &error)) {
+    QMessageBox::warning(this, tr("Add run directory"),
+                         tr("This folder cannot be added as a run.\n\n%1").arg(error));
+  }
+}
+
+int RunsView::rescan() {
+  if (!store_) return 0;
+  const int changed = store_->rescan(runs_root_, live_dirs_);
+  refresh();
+  const QStringList errors = store_->lastRescanErrors();
+  QString text = tr("Rescan: %n run(s) added or updated", nullptr, changed);
+  if (!errors.isEmpty()) text += tr("; %n folder(s) skipped", nullptr, errors.size());
+  message_->setText(text);
+  message_->setToolTip(errors.join(QLatin1Char('\n')));
+  return changed;
+}
+
+void RunsView::removeSelected() {
+  for (const QString& dir : selectedRunDirs()) {
+    if (store_) store_->remove(dir);
+    model_->removeRun(dir);
+    live_dirs_.remove(dir);
+  }
+  updateButtons();
+}
+
+void RunsView::updateButtons() {
+  const qsizetype selected = table_->selectionModel()->selectedRows().size();
+  open_->setEnabled(selected == 1);
+  compare_->setEnabled(selected >= 2);
+  remove_->setEnabled(selected >= 1);
+  rescan_->setEnabled(store_ != nullptr && !runs_root_.isEmpty());
+}
+
+void RunsView::updateAccuracyColumn() {
+  table_->setColumnHidden(RunsTableModel::kAccuracyBest, !model_->anyAccuracy());
+}
+
+void RunsView::select(const QStringList& run_dirs) {
+  QItemSelection selection;
+  for (const QString& dir : run_dirs) {
+    const int row = model_->rowOf(dir);
+    if (row < 0) continue;
+    const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    if (index.isValid()) selection.select(index, index);
+  }
+  table_->selectionModel()->select(selection,
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+// Without saved widths: fit the columns to the first runs shown, each at most kMaxFittedWidth.
+void RunsView::fitColumnsOnce() {
+  if (header_restored_ || columns_fitted_ || model_->rowCount() == 0) return;
+  columns_fitted_ = true;
+  table_->resizeColumnsToContents();
+  QHeaderView* header = table_->horizontalHeader();
+  for (int c = 0; c < header->count() - 1; ++c) {
+    if (header->sectionSize(c) > kMaxFittedWidth) header->resizeSection(c, kMaxFittedWidth);
+  }
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,34 @@
+#include "widgets/readout_format.h"
+
+#include <cmath>
+
+namespace moe::ui {
+
+namespace {
+const QString kMissing = QStringLiteral("–");
+}
+
+QString formatReadoutValue(double value) {
+  if (!std::isfinite(value)) return kMissing;
+  return QString::number(value, 'g', 4);
+}
+
+QString formatReadoutStep(double step) {
+  if (!std::isfinite(step)) return kMissing;
+  return QString::number(static_cast<qint64>(std::llround(step)));
+}
+
+QString formatReadoutWallTime(double seconds) {
+  if (!std::isfinite(seconds)) return kMissing;
+  if (std::abs(seconds) < 60) return QString::number(seconds, 'f', 1) + QStringLiteral(" s");
+  const qint64 total = std::llround(seconds);
+  const QString sign = total < 0 ? QStringLiteral("-") : QString();
+  const qint64 s = std::abs(total);
+  const QString mm_ss = QStringLiteral("%1:%2")
+                            .arg((s / 60) % 60, s >= 3600 ? 2 : 1, 10, QLatin1Char('0'))
+                            .arg(s % 60, 2, 10, QLatin1Char('0'));
+  if (s < 3600) return sign + mm_ss;
+  return sign + QString::number(s / 3600) + QLatin1Char(':') + mm_ss;
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,117 @@
+#pragma once
+// TimeSeriesPlot: a QCustomPlot of named curves over a run's steps, the building block of every
+// line plot in the dashboard and the compare view.
+//
+// Each curve keeps its raw rows (step, wall time, value) so the x-axis can switch between step
+// and wall time, and the y-axis between linear and log, without asking the run again. Data is
+// appended or replaced from a step on (a resumed run repeats steps). QCustomPlot's adaptive
+// sampling decimates long curves for drawing; the rows themselves are all kept.
+//
+// Following: until the user drags or zooms, the axes follow the data (rescale after each
+// update). A drag or wheel zoom stops following; a double-click (or resetView()) resumes it.
+// Hover shows a read-out of every curve's value at the nearest row under the mouse.
+#include <QPen>
+#include <QString>
+#include <QVector>
+
+#include <qcustomplot.h>
+
+namespace moe::ui {
+
+class TimeSeriesPlot : public QCustomPlot {
+  Q_OBJECT
+
+ public:
+  enum class XMode { Step, WallTime };
+
+  // The rows of one curve; t is seconds since the run started (telemetry's `t`).
+  struct Rows {
+    QVector<double> step, t, value;
+  };
+
+  explicit TimeSeriesPlot(const QString& y_label, QWidget* parent = nullptr);
+
+  // Adds a curve and returns its index. `markers`: draw points only (eval results).
+  int addCurve(const QString& name, const QPen& pen, bool markers = false);
+  int curveCount() const;
+  QString curveName(int curve) const;
+  void setCurveVisible(int curve, bool visible);
+  bool curveVisible(int curve) const;
+  void removeCurves();  // every curve goes (the compare view rebuilds its set)
+
+  // Rows with step >= from are dropped, then the given rows (sorted by step) are appended.
+  // Pass from = +inf to only append. The sizes of step, t and value must match.
+  void replaceFrom(int curve, double from, const QVector<double>& step, const QVector<double>& t,
+                   const QVector<double>& value);
+  void setRows(int curve, const Rows& rows);  // replaces everything
+  const Rows& rows(int curve) const;
+
+  XMode xMode() const;
+  void setXMode(XMode mode);  // relabels the x-axis ("step" / "wall time (s)") and redraws
+  bool logY() const;
+  void setLogY(bool on);  // log ticker; non-positive values are not drawn
+
+  // Whether the axes follow the data (no user zoom/drag since the last reset).
+  bool followsData() const;
+  // Fits both axes to the visible curves and resumes following.
+  void resetView();
+
+  // Call after a batch of replaceFrom()/setRows(): rescales when following, queues a replot.
+  void refreshView();
+
+  // The read-out the hover shows for a key on the x-axis (current x mode): the nearest row of
+  // each visible curve, e.g. "step 120   loss 2.31   smoothed 2.35". Empty when no data.
+  QString readoutAt(double x) const;
+
+  // Stops following as a user drag would (emits followChanged(false) if it was following);
+  // PlotSync calls it on the other plots of a group.
+  void stopFollowing();
+
+ signals:
+  // The user dragged or zoomed (followsData() is now false), or resetView() ran (true).
+  void followChanged(bool follows);
+  // The mouse is over x (current x mode) or left the plot (NaN): for hover lines in a group.
+  void hoverMoved(double x);
+
+ public slots:
+  // Shows the hover line and read-out at x (NaN hides them); called by PlotSync for the
+  // plots the mouse is not over.
+  void showHover(double x);
+
+ protected:
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+
+ private:
+  struct Curve {
+    QString name;
+    QCPGraph* graph = nullptr;
+    Rows rows;
+    bool visible = true;
+  };
+
+  const QVector<double>& keyColumn(const Rows& rows) const;
+  void appendToGraph(int curve, int first_row);  // rows from first_row on, in the current modes
+  void rebuildGraph(int curve);
+  void rebuildGraphs();
+  void fitAxes();                        // x to all data, y with headroom
+  void fitY(const QCPRange& key_range);  // QCPRange() = all keys
+  void updateLegend();
+  void onXRangeChanged();
+  // The read-out's parts ("step 120", "loss 2.31", ...) and the key of the row shown first.
+  QStringList readoutParts(double x, double* row_key) const;
+
+  QVector<Curve> curves_;
+  XMode x_mode_ = XMode::Step;
+  bool log_y_ = false;
+  bool follows_ = true;
+  bool user_input_ = false;  // a wheel or drag is being handled: range changes are the user's
+  double hover_x_;           // NaN while no hover is shown
+  QCPLayer* hover_layer_ = nullptr;
+  QCPItemStraightLine* hover_line_ = nullptr;
+  QCPItemText* hover_text_ = nullptr;
+};
+
+}  // namespace moe::ui

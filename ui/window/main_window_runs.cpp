@@ -1,0 +1,133 @@
+// MainWindow's run tabs: launching the experiment, live and replayed dashboards, comparisons.
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+
+#include "dashboard/run_dashboard.h"
+#include "experiment/experiment_document.h"
+#include "experiment/experiment_editor.h"
+#include "launch/run_manager.h"
+#include "runs/compare_view.h"
+#include "runs/run_directory_index.h"
+#include "runs/run_store.h"
+#include "runs/runs_view.h"
+#include "window/main_window.h"
+
+namespace moe::ui {
+
+// The experiment as launched, kept beside the runs (the run directory gets the resolved copy).
+QString MainWindow::writeLaunchConfig(QString* error) {
+  const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                      "/moe-studio/launched";
+  QDir().mkpath(dir);
+  const QString stamp = QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz");
+  const QString path = dir + "/" + stamp + ".json";
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    *error = tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+  }
+  file.write(QByteArray::fromStdString(editor_->document()->json().dump(2)));
+  return path;
+}
+
+LocalRun* MainWindow::runExperiment() {
+  if (!editor_->document()->isValid()) return nullptr;
+  QString error;
+  const QString config = writeLaunchConfig(&error);
+  if (config.isEmpty()) {
+    QMessageBox::warning(this, tr("Cannot launch"), error);
+    return nullptr;
+  }
+  LaunchSpec spec;
+  spec.config_file = config;
+  spec.runs_root = runsRoot();
+  LocalRun* run = runs_->startRun(spec);
+  showRun(run);
+  return run;
+}
+
+int MainWindow::addClosableTab(QWidget* page, const QString& title) {
+  const int index = tabs_->addTab(page, title);
+  tabs_->setCurrentIndex(index);
+  return index;
+}
+
+RunDashboard* MainWindow::showRun(LocalRun* run) {
+  auto* dashboard = new RunDashboard(run, tabs_);
+  addClosableTab(dashboard, QFileInfo(run->spec().config_file).baseName());
+  connect(dashboard, &RunDashboard::titleChanged, this, [this, dashboard](const QString& title) {
+    const int i = tabs_->indexOf(dashboard);
+    if (i >= 0 && !title.isEmpty()) tabs_->setTabText(i, title);
+  });
+  return dashboard;
+}
+
+RunDashboard* MainWindow::findDashboard(const QString& run_dir) const {
+  const QString key = canonicalRunDir(run_dir);
+  for (int i = 0; i < tabs_->count(); ++i) {
+    auto* dashboard = qobject_cast<RunDashboard*>(tabs_->widget(i));
+    if (dashboard && !dashboard->runDir().isEmpty() && canonicalRunDir(dashboard->runDir()) == key)
+      return dashboard;
+  }
+  return nullptr;
+}
+
+void MainWindow::chooseRunDirectory() {
+  QSettings settings;
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Open Run Directory"), settings.value("runs/open_dir", runsRoot()).toString());
+  if (dir.isEmpty()) return;
+  settings.setValue("runs/open_dir", QFileInfo(dir).path());
+  openRunDirectory(dir);
+}
+
+RunDashboard* MainWindow::openRunDirectory(const QString& run_dir) {
+  if (RunDashboard* open = findDashboard(run_dir)) {
+    tabs_->setCurrentWidget(open);
+    return open;
+  }
+  if (LocalRun* live = runs_->findByRunDir(run_dir)) return showRun(live);
+  if (!QFileInfo::exists(run_dir + "/metrics.jsonl")) {
+    QMessageBox::warning(this, tr("Not a run directory"),
+                         tr("%1 has no metrics.jsonl, so it holds no run to show.")
+                             .arg(QDir::toNativeSeparators(run_dir)));
+    return nullptr;
+  }
+  RunDashboard* dashboard = RunDashboard::replay(run_dir, tabs_);
+  addClosableTab(dashboard, QFileInfo(run_dir).fileName());
+  connect(dashboard, &RunDashboard::titleChanged, this, [this, dashboard](const QString& title) {
+    const int i = tabs_->indexOf(dashboard);
+    if (i >= 0 && !title.isEmpty()) tabs_->setTabText(i, title);
+  });
+  connect(dashboard, &RunDashboard::loadFailed, this, [this](const QString& error) {
+    QMessageBox::warning(this, tr("Cannot read run"), error);
+  });
+  // Once replayed, the run is in the store (a foreign run copied in joins the list).
+  connect(dashboard, &RunDashboard::replayFinished, this, [this, dashboard] {
+    if (dashboard->series()->info().started)
+      runs_view_->updateRun(summarizeSeries(*dashboard->series(), dashboard->runDir(), false));
+  });
+  return dashboard;
+}
+
+CompareView* MainWindow::compareRuns(const QStringList& run_dirs) {
+  auto* view = new CompareView(tabs_);
+  for (const QString& dir : run_dirs) {
+    LocalRun* live = runs_->findByRunDir(dir);
+    if (live)
+      view->addRun(live->runId(), live->series());
+    else
+      view->addRunDirectory(dir);
+  }
+  addClosableTab(view, tr("Compare (%1)").arg(run_dirs.size()));
+  return view;
+}
+
+}  // namespace moe::ui
