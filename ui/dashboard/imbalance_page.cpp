@@ -9,6 +9,10 @@
 
 namespace moe::ui {
 
+namespace {
+constexpr int kMinPlotHeight = 120;  // three rows of plots still fit a 768-pixel-high screen
+}
+
 ImbalancePage::ImbalancePage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   addMetric(tr("load entropy (1 = even)"), "load-entropy", &LayerColumns::load_entropy);
   addMetric(tr("router entropy"), "router-entropy", &LayerColumns::router_entropy);
@@ -36,6 +40,7 @@ ImbalancePage::ImbalancePage(PlotSync* sync, QWidget* parent) : QWidget(parent) 
 void ImbalancePage::addMetric(const QString& y_label, const QString& export_name,
                               std::vector<double> LayerColumns::*column, double scale) {
   auto* plot = new TimeSeriesPlot(y_label, this);
+  plot->setMinimumHeight(kMinPlotHeight);
   installPlotMenu(plot, export_name);
   plots_.push_back(plot);
   metrics_.push_back({plot, column, scale});
@@ -68,6 +73,8 @@ void ImbalancePage::apply(const RunSnapshot& delta) {
       metric.plot->replaceFrom(curveFor(metric, layer.layer), from, step, t, values);
     }
   }
+  // One legend says which colour is which layer for all six plots; the rest would cover data.
+  for (TimeSeriesPlot* plot : plots_.mid(1)) plot->legend->setVisible(false);
   for (TimeSeriesPlot* plot : plots_) plot->refreshView();
 }
 

@@ -74,6 +74,7 @@ void RunDashboard::buildLayout() {
   header_ = new RunHeader(run_, run_dir_, this);
   controls_ = new DashboardControls(this);
   banner_ = new QLabel(this);
+  banner_->setObjectName("routingWarning");
   banner_->setWordWrap(true);
   banner_->setStyleSheet(
       "QLabel { background: #fef3c7; color: #7c2d12; border: 1px solid #f59e0b;"
@@ -137,6 +138,10 @@ void RunDashboard::connectControls() {
   connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
   connect(pages_, &QTabWidget::currentChanged, this, &RunDashboard::refreshVisiblePage);
   connect(banner_, &QLabel::linkActivated, this, [this] { pages_->setCurrentWidget(imbalance_); });
+}
+
+LocalRun* RunDashboard::run() const {
+  return run_;
 }
 
 QString RunDashboard::runDir() const {

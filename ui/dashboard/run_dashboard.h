@@ -38,11 +38,14 @@ class RunDashboard : public QWidget {
  public:
   // A live run.
   explicit RunDashboard(LocalRun* run, QWidget* parent = nullptr);
+  // A series fed by someone else (`run` may be null; `run_dir` names it in the header).
+  RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
+               QWidget* parent = nullptr);
   // Replays `run_dir`/metrics.jsonl (loadFailed() when it cannot be read).
   static RunDashboard* replay(const QString& run_dir, QWidget* parent = nullptr);
   ~RunDashboard() override;
 
-  LocalRun* run() const { return run_; }
+  LocalRun* run() const;
   QString runDir() const;
   std::shared_ptr<RunSeries> series() const { return series_; }
   QString title() const;
@@ -66,8 +69,6 @@ class RunDashboard : public QWidget {
   void replayFinished();
 
  private:
-  RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
-               QWidget* parent);
   void buildLayout();
   void connectControls();
   void refreshVisiblePage();

@@ -12,6 +12,7 @@ namespace moe::ui {
 namespace {
 
 constexpr double kAppendOnly = std::numeric_limits<double>::infinity();
+constexpr int kMinPlotHeight = 100;  // four rows of plots still fit a 768-pixel-high screen
 
 QVector<double> to_qvector(const std::vector<double>& v) {
   return {v.begin(), v.end()};
@@ -52,6 +53,7 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
 
 TimeSeriesPlot* TrainingPage::addPlot(const QString& y_label, const QString& export_name) {
   auto* plot = new TimeSeriesPlot(y_label, this);
+  plot->setMinimumHeight(kMinPlotHeight);
   installPlotMenu(plot, export_name);
   plots_.push_back(plot);
   return plot;

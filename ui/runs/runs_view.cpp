@@ -150,6 +150,7 @@ void RunsView::updateRun(const RunRecord& record) {
   }
   if (store_) store_->upsert(record);
   model_->upsert(record);
+  fitColumnsOnce();
 }
 
 bool RunsView::addRunDirectory(const QString& dir, QString* error) {

@@ -10,6 +10,8 @@ const QString kMissing = QStringLiteral("–");
 
 QString formatReadoutValue(double value) {
   if (!std::isfinite(value)) return kMissing;
+  // Counts and rates in the thousands read better whole ("13370") than as "1.337e+04".
+  if (std::abs(value) >= 1e4 && std::abs(value) < 1e9) return QString::number(std::llround(value));
   return QString::number(value, 'g', 4);
 }
 

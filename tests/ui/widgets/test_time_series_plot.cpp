@@ -197,7 +197,8 @@ class TestTimeSeriesPlot : public QObject {
   void readoutFormats() {
     using namespace moe::ui;
     QCOMPARE(formatReadoutValue(2.31456), QString("2.315"));
-    QCOMPARE(formatReadoutValue(123456.0), QString("1.235e+05"));
+    QCOMPARE(formatReadoutValue(123456.0), QString("123456"));
+    QCOMPARE(formatReadoutValue(2.5e9), QString("2.5e+09"));
     QCOMPARE(formatReadoutStep(1200.0), QString("1200"));
     QCOMPARE(formatReadoutWallTime(12.34), QString("12.3 s"));
     QCOMPARE(formatReadoutWallTime(125), QString("2:05"));

@@ -1,0 +1,154 @@
+// RunDashboard over replayed run directories: what its pages hold, how the view controls act on
+// them, and the routing warning banner.
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "dashboard/dashboard_controls.h"
+#include "dashboard/imbalance_page.h"
+#include "dashboard/run_dashboard.h"
+#include "dashboard/training_page.h"
+#include "widgets/smoothing.h"
+#include "widgets/time_series_plot.h"
+
+using namespace moe::ui;
+
+namespace {
+
+QString expertLoad(int step, int layer, double entropy) {
+  return QString(R"({"v":1,"type":"expert_load","t":%1,"step":%2,"layer":%3,)"
+                 R"("counts":[10,10,10,10],"kept":[10,10,10,10],"capacity":16,)"
+                 R"("dropped_frac":0.0,"cv":0.1,"max_over_mean":1.2,"load_entropy":%4,)"
+                 R"("router_entropy":0.9,"dead_experts":0,"importance":[0.25,0.25,0.25,0.25],)"
+                 R"("l_aux":1.0,"z_loss":2.0})")
+      .arg(step * 0.5)
+      .arg(step)
+      .arg(layer)
+      .arg(entropy);
+}
+
+// A finished 30-step run whose layer 1 collapses (load entropy 0.2) from step 5 on.
+void writeCollapsingRun(const QString& dir) {
+  QFile file(dir + "/metrics.jsonl");
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write(
+      R"({"v":1,"type":"run_start","t":0,"run_id":"collapse","config":{"train":{"steps":30}},)"
+      R"("world_size":1,"device":"cpu","host":"box","engine_version":"0","torch_version":"0"})"
+      "\n");
+  for (int step = 1; step <= 30; ++step) {
+    file.write(QString(R"({"v":1,"type":"step","t":%1,"step":%2,"loss":%3,"task_loss":1,)"
+                       R"("aux_loss":1,"z_loss":0,"lr":0.001,"grad_norm":1,"tokens":64,)"
+                       R"("tokens_per_s":128,"step_ms":500})")
+                   .arg(step * 0.5)
+                   .arg(step)
+                   .arg(3.0 / step)
+                   .toUtf8() +
+               "\n");
+    file.write(expertLoad(step, 0, 0.95).toUtf8() + "\n");
+    file.write(expertLoad(step, 1, step >= 5 ? 0.2 : 0.9).toUtf8() + "\n");
+  }
+  file.write(R"({"v":1,"type":"run_end","t":16,"status":"completed","steps":30})"
+             "\n");
+}
+
+// Equal element by element, NaN equal to NaN (the failed run's last loss is NaN).
+bool sameValues(const QVector<double>& a, const QVector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (qsizetype i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  return true;
+}
+
+RunDashboard* replayed(const QString& dir) {
+  RunDashboard* dashboard = RunDashboard::replay(dir);
+  QSignalSpy done(dashboard, &RunDashboard::replayFinished);
+  if (!done.wait(10000)) return nullptr;
+  return dashboard;
+}
+
+}  // namespace
+
+class TestRunDashboard : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void init() { QSettings().clear(); }  // every test starts from the default view settings
+
+  void aCollapsedLayerRaisesAWarningNamingIt() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    QCOMPARE(dashboard->warnings().size(), 1);
+    QVERIFY2(dashboard->warnings()[0].startsWith("Layer 1: routing collapsed"),
+             qPrintable(dashboard->warnings()[0]));
+    QVERIFY(!dashboard->findChild<QLabel*>("routingWarning")->isHidden());
+    QCOMPARE(dashboard->findChild<QLabel*>("runState")->text(), QString("Finished"));
+    QCOMPARE(dashboard->imbalance()->plots().front()->curveCount(), 2);
+    QCOMPARE(dashboard->title(), QString("collapse"));
+  }
+
+  void theSmoothingSliderResmoothsTheLoss() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    TimeSeriesPlot* loss = dashboard->training()->lossPlot();
+    const QVector<double> raw = loss->rows(0).value;
+    QCOMPARE(raw.size(), 30);
+    QCOMPARE(loss->rows(1).value, smoothed(raw, 0.9));  // the default weight
+    dashboard->controls()->setSmoothing(0);
+    QCOMPARE(loss->rows(1).value, raw);
+    dashboard->controls()->setSmoothing(0.5);
+    QCOMPARE(loss->rows(1).value, smoothed(raw, 0.5));
+    QVERIFY(loss->rows(1).value != raw);
+  }
+
+  void wallTimeAndLogScaleApplyToEveryPlot() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    dashboard->controls()->setXMode(TimeSeriesPlot::XMode::WallTime);
+    dashboard->controls()->setLogY(true);
+    for (TimeSeriesPlot* plot : dashboard->training()->plots() + dashboard->imbalance()->plots()) {
+      QCOMPARE(plot->xMode(), TimeSeriesPlot::XMode::WallTime);
+      QVERIFY(plot->logY());
+    }
+    QCPGraph* raw = dashboard->training()->lossPlot()->graph(0);
+    QCOMPARE(raw->data()->at(0)->key, 0.5);  // step 1 at t = 0.5 s
+    QCOMPARE(raw->data()->at(29)->key, 15.0);
+  }
+
+  // The engine repeats steps after a resume: the rows are replaced, and the smoothed loss is
+  // the smoothing of the final rows (not of every row ever received).
+  void aResumedFailedRunShowsItsFinalRowsAndError() {
+    QTemporaryDir dir;
+    QVERIFY(
+        QFile::copy(MOE_TEST_DATA_DIR "/resumed_failed_run.jsonl", dir.path() + "/metrics.jsonl"));
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    const StepColumns steps = dashboard->series()->steps();
+    TimeSeriesPlot* loss = dashboard->training()->lossPlot();
+    QCOMPARE(loss->rows(0).step, QVector<double>(steps.step.begin(), steps.step.end()));
+    QVERIFY(sameValues(loss->rows(0).value, {steps.loss.begin(), steps.loss.end()}));
+    QVERIFY(sameValues(loss->rows(1).value, smoothed(loss->rows(0).value, 0.9)));
+    QVERIFY(dashboard->findChild<QLabel*>("runState")->text().startsWith("Failed"));
+  }
+
+  void aFolderWithoutTelemetrySaysWhichFile() {
+    QTemporaryDir dir;
+    std::unique_ptr<RunDashboard> dashboard(RunDashboard::replay(dir.path()));
+    QSignalSpy failed(dashboard.get(), &RunDashboard::loadFailed);
+    QVERIFY(failed.wait(10000));
+    QVERIFY2(failed[0][0].toString().contains(dir.path() + "/metrics.jsonl"),
+             qPrintable(failed[0][0].toString()));
+  }
+};
+
+QTEST_MAIN(TestRunDashboard)
+#include "test_run_dashboard.moc"
