@@ -141,12 +141,8 @@ QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
 
 void ExpertLoadHeatmap::showTooltip(QMouseEvent* event) {
   const QPointF at = event->position();
-  const QString text = tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y()));
-  if (text.isEmpty()) {
-    QToolTip::hideText();
-  } else {
-    QToolTip::showText(event->globalPosition().toPoint(), text, this);
-  }
+  show_plot_tooltip(this, event,
+                    tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
 }
 
 }  // namespace moe::ui

@@ -1,5 +1,6 @@
 #include "dashboard/heatmap_style.h"
 
+#include <QToolTip>
 #include <cmath>
 
 namespace moe::ui {
@@ -76,6 +77,14 @@ QString format_count(double count) {
   if (!std::isfinite(count)) return QStringLiteral("–");
   const bool whole = std::abs(count - std::round(count)) < 0.05;
   return QString::number(count, 'f', whole || std::abs(count) >= 100 ? 0 : 1);
+}
+
+void show_plot_tooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text) {
+  if (text.isEmpty()) {
+    QToolTip::hideText();
+  } else {
+    QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+  }
 }
 
 }  // namespace moe::ui

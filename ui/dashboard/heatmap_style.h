@@ -27,6 +27,10 @@ QCPRange cell_centre_range(double lo_edge, double hi_edge, int cells);
 // The cell of a colour map dimension under `coord` (the inverse of the above), or -1.
 int cell_index(double coord, const QCPRange& range, int cells);
 
+// Shows `text` as the tooltip at the mouse, or hides the tooltip when it is empty (the mouse is
+// off the cells).
+void show_plot_tooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text);
+
 // A count for a tooltip: "312", or "3.4" when small enough that the fraction says something.
 QString format_count(double count);
 

@@ -1,4 +1,5 @@
 #include "dashboard/phase_breakdown_plot.h"
+#include "dashboard/heatmap_style.h"
 
 #include <QToolTip>
 
@@ -115,12 +116,7 @@ QString PhaseBreakdownPlot::tooltipAt(double step) const {
 }
 
 void PhaseBreakdownPlot::showTooltip(QMouseEvent* event) {
-  const QString text = tooltipAt(xAxis->pixelToCoord(event->position().x()));
-  if (text.isEmpty()) {
-    QToolTip::hideText();
-  } else {
-    QToolTip::showText(event->globalPosition().toPoint(), text, this);
-  }
+  show_plot_tooltip(this, event, tooltipAt(xAxis->pixelToCoord(event->position().x())));
 }
 
 }  // namespace moe::ui
