@@ -72,6 +72,7 @@ RunDashboard::~RunDashboard() {
 
 void RunDashboard::buildLayout() {
   header_ = new RunHeader(run_, run_dir_, this);
+  connect(header_, &RunHeader::resumeRequested, this, [this] { emit resumeRequested(runDir()); });
   controls_ = new DashboardControls(this);
   banner_ = new QLabel(this);
   banner_->setObjectName("routingWarning");

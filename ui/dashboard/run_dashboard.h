@@ -67,6 +67,8 @@ class RunDashboard : public QWidget {
   void loadFailed(const QString& error);
   // A replay has read the whole metrics.jsonl.
   void replayFinished();
+  // The user asked to continue this run from its newest checkpoint.
+  void resumeRequested(const QString& run_dir);
 
  private:
   void buildLayout();

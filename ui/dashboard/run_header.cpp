@@ -40,6 +40,11 @@ RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
   progress_->setFormat(tr("waiting for the first step"));
   cancel_ = new QPushButton(tr("Cancel run"), this);
   cancel_->setObjectName("cancelRun");
+  resume_ = new QPushButton(tr("Resume"), this);
+  resume_->setObjectName("resumeRun");
+  resume_->setToolTip(tr("Continue the run from its newest checkpoint (moe-train run --resume)"));
+  resume_->hide();
+  connect(resume_, &QPushButton::clicked, this, &RunHeader::resumeRequested);
   cancel_->setToolTip(tr("Stop after the current step, writing a checkpoint (SIGINT)"));
 
   auto* layout = new QHBoxLayout(this);
@@ -51,6 +56,7 @@ RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
   layout->addSpacing(8);
   layout->addWidget(progress_);
   layout->addWidget(cancel_);
+  layout->addWidget(resume_);
 
   if (run) {
     connect(run, &LocalRun::stateChanged, this, &RunHeader::showState);
@@ -91,6 +97,22 @@ void RunHeader::showState() {
   }
   setStateText(text, colour, run_->errorText());
   cancel_->setEnabled(run_->isActive());
+  offerResume(s == LocalRun::State::Cancelled || s == LocalRun::State::Failed);
+}
+
+bool RunHeader::hasCheckpoint(const QString& run_dir) {
+  const QDir checkpoints(run_dir + "/checkpoints");
+  for (const QString& name : checkpoints.entryList({"step-*"}, QDir::Dirs)) {
+    bool numbered = false;
+    name.mid(5).toLongLong(&numbered);  // step-N; a half-written one is .step-N.tmp-PID
+    if (numbered && QFileInfo::exists(checkpoints.filePath(name) + "/state.json")) return true;
+  }
+  return false;
+}
+
+void RunHeader::offerResume(bool stopped_early) {
+  const QString dir = run_ ? run_->runDir() : run_dir_;
+  resume_->setVisible(stopped_early && !dir.isEmpty() && hasCheckpoint(dir));
 }
 
 void RunHeader::showProgress(qint64 step, qint64 total, double eta_seconds) {
@@ -107,6 +129,7 @@ void RunHeader::showRecord(const RunInfo& info, const std::optional<protocol::Ru
   progress_->setRange(0, static_cast<int>(std::max<qint64>(total, 1)));
   progress_->setValue(static_cast<int>(std::min(last_step, std::max<qint64>(total, 1))));
   progress_->setFormat(tr("step %1 / %2").arg(last_step).arg(total));
+  offerResume(!end || end->status != "completed");
   if (!end) {
     setStateText(tr("No run_end: still running elsewhere, or stopped without a word"), "#92400e",
                  {});

@@ -26,10 +26,20 @@ class RunHeader : public QWidget {
                   qint64 last_step);
   QString stateText() const;
 
+  // Whether `run_dir` holds a complete checkpoint to resume from (checkpoints/step-N/).
+  static bool hasCheckpoint(const QString& run_dir);
+
+ signals:
+  // Resume pressed: continue the run from its newest checkpoint.
+  void resumeRequested();
+
  private:
   void showState();
   void showProgress(qint64 step, qint64 total, double eta_seconds);
   void setStateText(const QString& text, const QString& colour, const QString& tooltip);
+  // Resume is offered for a run that stopped early (cancelled, failed, or no run_end at all)
+  // and left a checkpoint.
+  void offerResume(bool stopped_early);
 
   QPointer<LocalRun> run_;
   QString run_dir_;
@@ -38,6 +48,7 @@ class RunHeader : public QWidget {
   QLabel* where_;
   QProgressBar* progress_;
   QPushButton* cancel_;
+  QPushButton* resume_;
 };
 
 // "ETA 1:02:03" / "ETA 4:05"; "ETA –" when unknown (negative).

@@ -78,6 +78,11 @@ void LocalRun::start() {
   program_ = spec_.program.isEmpty() ? defaultTrainProgram() : spec_.program;
   total_steps_ = spec_.expectedSteps();
   started_at_ = QDateTime::currentDateTime();
+  // A resumed run continues a history: its dashboard shows it from step 1, not from the
+  // checkpoint (the steps it repeats replace the old rows as they arrive).
+  if (spec_.resume)
+    TelemetryFeed::readFile(QDir(spec_.run_dir).filePath(QStringLiteral("metrics.jsonl")),
+                            feed_->series().get());
   process_ = new QProcess(this);
   process_->setProgram(program_);
   process_->setArguments(spec_.arguments());

@@ -38,7 +38,8 @@ QList<LocalRun*> RunManager::activeRuns() const {
 
 LocalRun* RunManager::findByRunDir(const QString& run_dir) const {
   const QString wanted = QDir::cleanPath(QDir(run_dir).absolutePath());
-  for (LocalRun* run : runs_) {
+  for (auto it = runs_.crbegin(); it != runs_.crend(); ++it) {  // the newest: a resume's
+    LocalRun* run = *it;
     const QString dir = run->runDir();
     if (!dir.isEmpty() && QDir::cleanPath(QDir(dir).absolutePath()) == wanted) return run;
   }

@@ -29,6 +29,7 @@ class RunManager : public QObject {
   QList<LocalRun*> runs() const { return runs_; }  // in the order they were added
   QList<LocalRun*> activeRuns() const;
   bool hasActiveRuns() const { return !activeRuns().isEmpty(); }
+  // The newest run of that directory (a resumed run has an older, ended one too).
   LocalRun* findByRunDir(const QString& run_dir) const;
 
   // Forgets a run that has ended (false, doing nothing, while it is active) and deletes it later.

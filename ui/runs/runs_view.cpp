@@ -40,6 +40,7 @@ RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
       status_(new QComboBox(this)),
       table_(new QTableView(this)),
       open_(new QPushButton(tr("Open"), this)),
+      edit_(new QPushButton(tr("Edit as experiment"), this)),
       compare_(new QPushButton(tr("Compare selected"), this)),
       add_(new QPushButton(tr("Add run directory…"), this)),
       rescan_(new QPushButton(tr("Rescan"), this)),
@@ -85,7 +86,10 @@ void RunsView::buildLayout() {
   top->addWidget(filter_, 1);
   top->addWidget(status_);
   auto* buttons = new QHBoxLayout;
-  for (QPushButton* b : {open_, compare_, add_, rescan_, remove_}) buttons->addWidget(b);
+  edit_->setToolTip(
+      tr("Open the run's full config in the experiment editor, to run it again or "
+         "change it"));
+  for (QPushButton* b : {open_, edit_, compare_, add_, rescan_, remove_}) buttons->addWidget(b);
   buttons->addStretch(1);
   buttons->addWidget(message_);
   auto* layout = new QVBoxLayout(this);
@@ -104,6 +108,10 @@ void RunsView::connectActions() {
   connect(open_, &QPushButton::clicked, this, [this] {
     const QStringList dirs = selectedRunDirs();
     if (dirs.size() == 1) emit openRequested(dirs.front());
+  });
+  connect(edit_, &QPushButton::clicked, this, [this] {
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() == 1) emit editConfigRequested(dirs.front());
   });
   connect(compare_, &QPushButton::clicked, this, [this] {
     const QStringList dirs = selectedRunDirs();
@@ -197,6 +205,7 @@ void RunsView::removeSelected() {
 void RunsView::updateButtons() {
   const qsizetype selected = table_->selectionModel()->selectedRows().size();
   open_->setEnabled(selected == 1);
+  edit_->setEnabled(selected == 1);
   compare_->setEnabled(selected >= 2);
   remove_->setEnabled(selected >= 1);
   rescan_->setEnabled(store_ != nullptr && !runs_root_.isEmpty());

@@ -62,6 +62,8 @@ class RunsView : public QWidget {
  signals:
   void openRequested(const QString& run_dir);
   void compareRequested(const QStringList& run_dirs);
+  // "Edit as experiment": the run's config should open in the experiment editor.
+  void editConfigRequested(const QString& run_dir);
 
  private:
   void buildLayout();
@@ -82,7 +84,7 @@ class RunsView : public QWidget {
   QLineEdit* filter_;
   QComboBox* status_;
   QTableView* table_;
-  QPushButton *open_, *compare_, *add_, *rescan_, *remove_;
+  QPushButton *open_, *edit_, *compare_, *add_, *rescan_, *remove_;
   QLabel* message_;
 };
 

@@ -81,6 +81,7 @@ void MainWindow::openStore() {
   connect(recorder_, &LiveRunRecorder::runRecorded, runs_view_, &RunsView::updateRun);
   connect(runs_view_, &RunsView::openRequested, this, &MainWindow::openRunDirectory);
   connect(runs_view_, &RunsView::compareRequested, this, &MainWindow::compareRuns);
+  connect(runs_view_, &RunsView::editConfigRequested, this, &MainWindow::editRunConfig);
   if (store_->isOpen()) {
     QTimer::singleShot(0, runs_view_, &RunsView::rescan);
   }
@@ -101,6 +102,11 @@ void MainWindow::buildMenus() {
       file->addAction(tr("Open &Run Directory…"), this, &MainWindow::chooseRunDirectory);
   open_run->setStatusTip(tr("Show a finished run, or one copied from another machine"));
   open_run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
+    const int index = tabs_->currentIndex();
+    if (tabs_->widget(index) != editor_ && tabs_->widget(index) != runs_view_)
+      emit tabs_->tabCloseRequested(index);
+  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

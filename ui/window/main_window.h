@@ -43,6 +43,11 @@ class MainWindow : public QMainWindow {
   RunDashboard* openRunDirectory(const QString& run_dir);
   // Overlays several runs (live or from their directories) with a config diff.
   CompareView* compareRuns(const QStringList& run_dirs);
+  // Continues a stopped run from its newest checkpoint; its dashboard tab is replaced by the
+  // live one. Null when it is running already.
+  LocalRun* resumeRun(const QString& run_dir);
+  // Opens a run's resolved config in the experiment editor as a new, unsaved experiment.
+  bool editRunConfig(const QString& run_dir);
 
   // Where new runs go: ~/.local/share/moe-studio/runs.
   static QString runsRoot();
@@ -61,7 +66,8 @@ class MainWindow : public QMainWindow {
   void updateRunAction();
   RunDashboard* showRun(LocalRun* run);
   RunDashboard* findDashboard(const QString& run_dir) const;
-  int addClosableTab(QWidget* page, const QString& title);
+  int addClosableTab(QWidget* page, const QString& title, int index = -1);
+  void followTitle(RunDashboard* dashboard);
   QString writeLaunchConfig(QString* error);
 
   ExperimentEditor* editor_;

@@ -12,6 +12,7 @@
 #include "dashboard/run_dashboard.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
+#include "experiment/experiment_file_actions.h"
 #include "launch/run_manager.h"
 #include "runs/compare_view.h"
 #include "runs/run_directory_index.h"
@@ -53,20 +54,61 @@ LocalRun* MainWindow::runExperiment() {
   return run;
 }
 
-int MainWindow::addClosableTab(QWidget* page, const QString& title) {
-  const int index = tabs_->addTab(page, title);
+int MainWindow::addClosableTab(QWidget* page, const QString& title, int index) {
+  index = tabs_->insertTab(index < 0 ? tabs_->count() : index, page, title);
   tabs_->setCurrentIndex(index);
   return index;
 }
 
-RunDashboard* MainWindow::showRun(LocalRun* run) {
-  auto* dashboard = new RunDashboard(run, tabs_);
-  addClosableTab(dashboard, QFileInfo(run->spec().config_file).baseName());
+// The tab shows the run's id once run_start names it; a dashboard can ask to resume its run.
+void MainWindow::followTitle(RunDashboard* dashboard) {
   connect(dashboard, &RunDashboard::titleChanged, this, [this, dashboard](const QString& title) {
     const int i = tabs_->indexOf(dashboard);
     if (i >= 0 && !title.isEmpty()) tabs_->setTabText(i, title);
   });
+  connect(dashboard, &RunDashboard::resumeRequested, this, &MainWindow::resumeRun);
+}
+
+RunDashboard* MainWindow::showRun(LocalRun* run) {
+  // A resumed run takes the place of its directory's old tab.
+  RunDashboard* old = run->runDir().isEmpty() ? nullptr : findDashboard(run->runDir());
+  const int index = old ? tabs_->indexOf(old) : -1;
+  if (old) {
+    tabs_->removeTab(index);
+    old->deleteLater();
+  }
+  auto* dashboard = new RunDashboard(run, tabs_);
+  const QString title =
+      run->runId().isEmpty() ? QFileInfo(run->spec().config_file).baseName() : run->runId();
+  addClosableTab(dashboard, title, index);
+  followTitle(dashboard);
   return dashboard;
+}
+
+LocalRun* MainWindow::resumeRun(const QString& run_dir) {
+  LocalRun* live = runs_->findByRunDir(run_dir);
+  if (live && live->isActive()) return nullptr;
+  LaunchSpec spec;
+  spec.resume = true;
+  spec.run_dir = run_dir;
+  LocalRun* run = runs_->startRun(spec);
+  showRun(run);
+  return run;
+}
+
+bool MainWindow::editRunConfig(const QString& run_dir) {
+  std::optional<RunRecord> record = store_->isOpen() ? store_->find(run_dir) : std::nullopt;
+  QString error;
+  if (!record || record->config.empty()) record = indexRunDirectory(run_dir, &error);
+  if (!record || record->config.empty()) {
+    QMessageBox::warning(this, tr("No config"),
+                         tr("Cannot read the run's config.\n\n%1").arg(error));
+    return false;
+  }
+  if (!editor_->fileActions()->maybeSave()) return false;
+  editor_->document()->reset(record->config);
+  tabs_->setCurrentWidget(editor_);
+  return true;
 }
 
 RunDashboard* MainWindow::findDashboard(const QString& run_dir) const {
@@ -102,10 +144,7 @@ RunDashboard* MainWindow::openRunDirectory(const QString& run_dir) {
   }
   RunDashboard* dashboard = RunDashboard::replay(run_dir, tabs_);
   addClosableTab(dashboard, QFileInfo(run_dir).fileName());
-  connect(dashboard, &RunDashboard::titleChanged, this, [this, dashboard](const QString& title) {
-    const int i = tabs_->indexOf(dashboard);
-    if (i >= 0 && !title.isEmpty()) tabs_->setTabText(i, title);
-  });
+  followTitle(dashboard);
   connect(dashboard, &RunDashboard::loadFailed, this, [this](const QString& error) {
     QMessageBox::warning(this, tr("Cannot read run"), error);
   });

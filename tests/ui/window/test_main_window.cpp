@@ -71,22 +71,41 @@ class TestMainWindow : public QObject {
     QCOMPARE(record->steps_done, std::optional<int64_t>(12));
   }
 
-  void cancelStopsTheRunWithACheckpoint() {
+  void cancelStopsTheRunWithACheckpointAndResumeFinishesIt() {
     MainWindow window;
-    LocalRun* run = launch(window, test::tinyLmConfig("cancel-test", 100000));
+    LocalRun* run = launch(window, test::tinyLmConfig("cancel-test", 300));
     QVERIFY(run);
     QTRY_VERIFY_WITH_TIMEOUT(run->step() >= 2, 60000);
-    auto* cancel = currentDashboard(window)->findChild<QPushButton*>("cancelRun");
-    QVERIFY(cancel && cancel->isEnabled());
+    RunDashboard* dashboard = currentDashboard(window);
+    auto* cancel = dashboard->findChild<QPushButton*>("cancelRun");
+    auto* resume = dashboard->findChild<QPushButton*>("resumeRun");
+    QVERIFY(cancel && cancel->isEnabled() && resume && resume->isHidden());
     QSignalSpy finished(run, &LocalRun::finished);
     cancel->click();
     QVERIFY(finished.wait(60000));
     QCOMPARE(run->state(), LocalRun::State::Cancelled);
     QVERIFY(!cancel->isEnabled());
-    QVERIFY(run->series()->checkpoints().size() >= 1);  // SIGINT: finish the step, checkpoint
-    const auto record = window.store()->find(canonicalRunDir(run->runDir()));
-    QVERIFY(record);
-    QCOMPARE(record->status, QString("cancelled"));
+    const auto checkpoints = run->series()->checkpoints();  // SIGINT: finish the step, checkpoint
+    QVERIFY(!checkpoints.empty() && checkpoints.back().step < 300);
+    const QString dir = canonicalRunDir(run->runDir());
+    QCOMPARE(window.store()->find(dir)->status, QString("cancelled"));
+
+    // Resume: the same directory continues in a live tab that replaces the old one.
+    const int tabs = window.tabs()->count();
+    QVERIFY(!resume->isHidden());
+    resume->click();
+    LocalRun* resumed = window.runs()->findByRunDir(dir);
+    QVERIFY(resumed && resumed != run && resumed->spec().resume);
+    QSignalSpy resumed_finished(resumed, &LocalRun::finished);
+    QVERIFY(resumed_finished.wait(120000));
+    QCOMPARE(resumed->state(), LocalRun::State::Finished);
+    QCOMPARE(window.tabs()->count(), tabs);
+    RunDashboard* live = currentDashboard(window);
+    QVERIFY(live && live->run() == resumed);
+    live->refresh();
+    // The whole history: the steps before the checkpoint from the file, the rest live.
+    QCOMPARE(live->training()->lossPlot()->rows(0).step.size(), 300);
+    QCOMPARE(window.store()->find(dir)->status, QString("finished"));
   }
 
   void aFailedRunShowsTheErrorAndExitStatus() {

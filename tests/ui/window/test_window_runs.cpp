@@ -82,6 +82,16 @@ class TestWindowRuns : public QObject {
     QCOMPARE(window.openRunDirectory(copy), dashboard);  // the open tab, not a second one
   }
 
+  void aRunsConfigOpensAsANewExperiment() {
+    MainWindow window;
+    QVERIFY(window.editRunConfig(run_dirs_[1]));
+    ExperimentDocument* doc = window.editor()->document();
+    QCOMPARE(doc->json()["moe"]["experts"].get<int>(), 8);  // the second run's setting
+    QVERIFY(doc->filePath().isEmpty());                     // new: saving asks where
+    QVERIFY(doc->isValid());
+    QCOMPARE(window.tabs()->currentWidget(), window.editor());
+  }
+
   void twoRunsCompareWithTheirConfigDiff() {
     MainWindow window;
     CompareView* compare = window.compareRuns(run_dirs_);
