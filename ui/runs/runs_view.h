@@ -42,6 +42,7 @@ class RunsView : public QWidget {
   QLineEdit* filterEdit() const { return filter_; }
   QComboBox* statusCombo() const { return status_; }
   QPushButton* openButton() const { return open_; }
+  QPushButton* editButton() const { return edit_; }
   QPushButton* compareButton() const { return compare_; }
   QPushButton* removeButton() const { return remove_; }
   QLabel* messageLabel() const { return message_; }

@@ -91,9 +91,15 @@ class TestRunsView : public QObject {
     view.openButton()->click();
     QCOMPARE(open.size(), 1);
     QCOMPARE(open[0][0].toString(), view.selectedRunDirs().front());
+    QVERIFY(view.editButton()->isEnabled());
+    QSignalSpy edit(&view, &RunsView::editConfigRequested);
+    view.editButton()->click();
+    QCOMPARE(edit.size(), 1);
+    QCOMPARE(edit[0][0].toString(), view.selectedRunDirs().front());
 
     selectRows(table, {0, 2});
     QVERIFY(!view.openButton()->isEnabled());
+    QVERIFY(!view.editButton()->isEnabled());
     QVERIFY(view.compareButton()->isEnabled());
     QSignalSpy compare(&view, &RunsView::compareRequested);
     view.compareButton()->click();
