@@ -181,11 +181,14 @@ void LocalRun::onTelemetryChanged() {
   step_ = step;
   eta_s_ = -1;
   const size_t n = recent.size();
-  if (n >= 2 && total_steps_ > 0) {
+  // Rows of this process only: a resumed run's history has the clock of an earlier process.
+  size_t first = n - 1;
+  while (first > 0 && recent.t[first - 1] <= recent.t[first]) --first;
+  if (n - first >= 2 && total_steps_ > 0) {
     // Wall time per step over the recent rows: includes eval, checkpoints and logging, which
     // step_ms does not, and adapts when the speed changes.
-    const double steps = recent.step[n - 1] - recent.step[0];
-    const double seconds = recent.t[n - 1] - recent.t[0];
+    const double steps = recent.step[n - 1] - recent.step[first];
+    const double seconds = recent.t[n - 1] - recent.t[first];
     if (steps > 0 && seconds >= 0)
       eta_s_ = std::max<double>(0, total_steps_ - step) * seconds / steps;
   }
