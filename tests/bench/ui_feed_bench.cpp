@@ -161,6 +161,7 @@ class BenchApp : public QApplication {
   PageStats* page = nullptr;
 
   bool notify(QObject* receiver, QEvent* event) override {
+    if (QThread::currentThread() != thread()) return QApplication::notify(receiver, event);
     const auto at = reinterpret_cast<std::uintptr_t>(receiver);
     const auto inside = reinterpret_cast<std::uintptr_t>(dashboard);
     if (event->type() == QEvent::Timer && qobject_cast<QTimer*>(receiver) && at >= inside &&
@@ -168,8 +169,7 @@ class BenchApp : public QApplication {
       static_cast<QTimer*>(receiver)->stop();
       return true;
     }
-    if (!page || depth_ > 0 || QThread::currentThread() != thread())
-      return QApplication::notify(receiver, event);
+    if (!page || depth_ > 0) return QApplication::notify(receiver, event);
     QElapsedTimer clock;
     clock.start();
     ++depth_;

@@ -19,6 +19,12 @@ QString xLabel(TimeSeriesPlot::XMode mode) {
                                              : QStringLiteral("wall time (s)");
 }
 
+// Bit-for-bit the same row (NaN equal to NaN).
+bool sameRow(const TimeSeriesPlot::Rows& rows, qsizetype i, double step, double t, double value) {
+  auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  return same(rows.step[i], step) && same(rows.t[i], t) && same(rows.value[i], value);
+}
+
 }  // namespace
 
 TimeSeriesPlot::TimeSeriesPlot(const QString& y_label, QWidget* parent)
@@ -123,15 +129,22 @@ void TimeSeriesPlot::replaceFrom(int curve, double from, const QVector<double>& 
   if (std::isnan(from)) from = std::numeric_limits<double>::infinity();  // NaN: append only
   Rows& rows = curves_[curve].rows;
   // Rows are sorted by step: everything from the first step >= from goes.
-  const qsizetype keep =
+  qsizetype keep =
       std::lower_bound(rows.step.cbegin(), rows.step.cend(), from) - rows.step.cbegin();
+  // Rows sent again unchanged (a reader's version can fall back a little) stay as they are:
+  // only a real replacement pays for a rebuild.
+  qsizetype same = 0;
+  while (keep + same < rows.step.size() && same < n &&
+         sameRow(rows, keep + same, step[same], t[same], value[same]))
+    ++same;
+  keep += same;
   const bool dropped = keep < rows.step.size();
   rows.step.resize(keep);
   rows.t.resize(keep);
   rows.value.resize(keep);
-  rows.step.append(step.mid(0, n));
-  rows.t.append(t.mid(0, n));
-  rows.value.append(value.mid(0, n));
+  rows.step.append(step.mid(same, n - same));
+  rows.t.append(t.mid(same, n - same));
+  rows.value.append(value.mid(same, n - same));
   // Appending is the common case (a live run); only a resumed run needs a rebuild.
   if (dropped)
     rebuildGraph(curve);
@@ -187,29 +200,74 @@ const QVector<double>& TimeSeriesPlot::keyColumn(const Rows& rows) const {
 }
 
 void TimeSeriesPlot::appendToGraph(int curve, int first_row) {
-  const Rows& rows = curves_[curve].rows;
-  const QVector<double>& keys = keyColumn(rows);
-  QVector<double> k, v;
-  k.reserve(keys.size() - first_row);
-  v.reserve(keys.size() - first_row);
+  Curve& c = curves_[curve];
+  const QVector<double>& keys = keyColumn(c.rows);
   for (qsizetype i = first_row; i < keys.size(); ++i) {
     if (!std::isfinite(keys[i])) continue;  // a row without a time has no place on the axis
-    const double value = rows.value[i];
+    const double value = c.rows.value[i];
     // NaN draws as a gap; non-positive values have no place on a log axis, inf none at all.
     const bool drawable = std::isfinite(value) && (!log_y_ || value > 0);
-    k.append(keys[i]);
-    v.append(drawable ? value : kNaN);
+    c.decimated.add(keys[i], drawable ? value : kNaN);
   }
-  curves_[curve].graph->addData(k, v);
+  syncGraph(curve);
 }
 
 void TimeSeriesPlot::rebuildGraph(int curve) {
-  curves_[curve].graph->data()->clear();
+  curves_[curve].decimated.clear();
   appendToGraph(curve, 0);
 }
 
 void TimeSeriesPlot::rebuildGraphs() {
   for (int i = 0; i < curves_.size(); ++i) rebuildGraph(i);
+}
+
+bool TimeSeriesPlot::drawingDeferred() const {
+  return !isVisible() && window()->isVisible();
+}
+
+void TimeSeriesPlot::syncGraph(int curve) {
+  Curve& c = curves_[curve];
+  c.stale = drawingDeferred();
+  if (c.stale) return;
+  if (follows_) {
+    c.graph->data()->set(c.decimated.points(), true);
+    return;
+  }
+  // Zoomed in: the rows in view (and one either side, so lines run to the frame), decimated
+  // afresh so the detail shows.
+  const QVector<double>& keys = keyColumn(c.rows);
+  const QCPRange view = xAxis->range();
+  const bool sorted = std::is_sorted(keys.cbegin(), keys.cend());
+  const qsizetype first =
+      sorted ? std::max<qsizetype>(
+                   0, std::lower_bound(keys.cbegin(), keys.cend(), view.lower) - keys.cbegin() - 1)
+             : 0;
+  const qsizetype last =
+      sorted ? std::min<qsizetype>(
+                   keys.size(), std::upper_bound(keys.cbegin(), keys.cend(), view.upper) -
+                                    keys.cbegin() + 1)
+             : keys.size();
+  CurveDecimator in_view;
+  for (qsizetype i = first; i < last; ++i) {
+    if (!std::isfinite(keys[i])) continue;
+    const double value = c.rows.value[i];
+    in_view.add(keys[i], std::isfinite(value) && (!log_y_ || value > 0) ? value : kNaN);
+  }
+  c.graph->data()->set(in_view.points(), true);
+}
+
+void TimeSeriesPlot::syncGraphs() {
+  for (int i = 0; i < curves_.size(); ++i) syncGraph(i);
+}
+
+void TimeSeriesPlot::showEvent(QShowEvent* event) {
+  QCustomPlot::showEvent(event);
+  for (int i = 0; i < curves_.size(); ++i)
+    if (curves_[i].stale) syncGraph(i);
+  if (view_deferred_) {
+    view_deferred_ = false;
+    refreshView();
+  }
 }
 
 void TimeSeriesPlot::updateLegend() {

@@ -16,6 +16,8 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/curve_decimator.h"
+
 namespace moe::ui {
 
 class TimeSeriesPlot : public QCustomPlot {
@@ -83,19 +85,27 @@ class TimeSeriesPlot : public QCustomPlot {
   void wheelEvent(QWheelEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   struct Curve {
     QString name;
     QCPGraph* graph = nullptr;
     Rows rows;
+    CurveDecimator decimated;  // all rows, for drawing the whole run
     bool visible = true;
+    bool stale = false;  // the graph does not show the newest rows yet
   };
 
   const QVector<double>& keyColumn(const Rows& rows) const;
   void appendToGraph(int curve, int first_row);  // rows from first_row on, in the current modes
   void rebuildGraph(int curve);
   void rebuildGraphs();
+  // Hands the graph what to draw: the decimated whole, or the rows in view when zoomed in.
+  void syncGraph(int curve);
+  void syncGraphs();
+  // A plot on a hidden page of a shown window: drawing waits until it is shown (showEvent).
+  bool drawingDeferred() const;
   void fitAxes();                        // x to all data, y with headroom
   void fitY(const QCPRange& key_range);  // QCPRange() = all keys
   void updateLegend();
@@ -109,6 +119,7 @@ class TimeSeriesPlot : public QCustomPlot {
   bool follows_ = true;
   bool user_input_ = false;  // a wheel or drag is being handled: range changes are the user's
   double hover_x_;           // NaN while no hover is shown
+  bool view_deferred_ = false;  // a refresh came while drawing was deferred
   QCPLayer* hover_layer_ = nullptr;
   QCPItemStraightLine* hover_line_ = nullptr;
   QCPItemText* hover_text_ = nullptr;

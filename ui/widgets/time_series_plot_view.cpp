@@ -34,12 +34,18 @@ void TimeSeriesPlot::stopFollowing() {
 
 void TimeSeriesPlot::resetView() {
   follows_ = true;
+  syncGraphs();
   fitAxes();
   replot(rpQueuedReplot);
   emit followChanged(true);
 }
 
 void TimeSeriesPlot::refreshView() {
+  // Fitting and drawing cost time in the length of the run: none for a page out of view.
+  if (drawingDeferred()) {
+    view_deferred_ = true;
+    return;
+  }
   if (follows_) fitAxes();
   if (!std::isnan(hover_x_)) showHover(hover_x_);  // the values under the mouse may be new
   replot(rpQueuedReplot);
@@ -85,8 +91,14 @@ void TimeSeriesPlot::fitY(const QCPRange& key_range) {
 
 void TimeSeriesPlot::onXRangeChanged() {
   if (user_input_) stopFollowing();
+  if (follows_) return;
+  if (drawingDeferred()) {
+    view_deferred_ = true;
+    return;
+  }
   // Zooming is about steps; y fits what is in view so a zoomed-in stretch shows its detail.
-  if (!follows_) fitY(xAxis->range());
+  syncGraphs();
+  fitY(xAxis->range());
 }
 
 }  // namespace moe::ui

@@ -142,7 +142,12 @@ class TestMoeTrainRun : public QObject {
     waitForEnd(resumed);
     QVERIFY2(resumed.state() == State::Finished, qPrintable(resumed.errorText()));
     QCOMPARE(resumed.totalSteps(), stopped_at + 3);
-    QCOMPARE(resumed.series()->steps().step.front(), static_cast<double>(stopped_at + 1));
+    // Its series holds the whole history: the first steps from the file, then the new ones.
+    const auto steps = resumed.series()->steps();
+    QCOMPARE(steps.size(), static_cast<size_t>(stopped_at + 3));
+    QCOMPARE(steps.step.front(), 1.0);
+    QCOMPARE(steps.step.back(), static_cast<double>(stopped_at + 3));
+    QCOMPARE(resumed.series()->info().resumes, 1);
     moe::ui::RunSeries replay;
     QVERIFY(
         moe::ui::TelemetryFeed::readFile(QDir(resume.run_dir).filePath("metrics.jsonl"), &replay));
