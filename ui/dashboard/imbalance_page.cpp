@@ -1,7 +1,9 @@
 #include "dashboard/imbalance_page.h"
 
 #include <QGridLayout>
+
 #include <limits>
+#include "dashboard/run_series.h"
 
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
@@ -59,7 +61,11 @@ int ImbalancePage::curveFor(const Metric& metric, int64_t layer) {
 
 void ImbalancePage::apply(const RunSnapshot& delta) {
   if (delta.reset) {
-    for (TimeSeriesPlot* plot : plots_) plot->removeCurves();
+    const auto rows = static_cast<qsizetype>(expected_rows(delta.info.config));
+    for (TimeSeriesPlot* plot : plots_) {
+      plot->removeCurves();
+      plot->reserveRows(rows);
+    }
     layer_order_.clear();
   }
   for (const LayerColumns& layer : delta.layers) {

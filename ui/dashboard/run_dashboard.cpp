@@ -9,6 +9,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
@@ -28,6 +30,9 @@ namespace {
 constexpr int kRedrawMs = 40;         // ~25 fps at most, however fast telemetry arrives
 constexpr int kLogTailLines = 5000;   // a replayed stderr.log shows its last lines
 constexpr size_t kWarningRows = 500;  // the newest rows per layer the warnings look at
+// Heatmaps and phase bars re-read the whole run: a few times a second is plenty for them.
+constexpr qint64 kWholeRunViewMs = 250;
+constexpr double kReadSliceRows = 10000;  // the first read of a long run, a slice at a time
 }  // namespace
 
 RunDashboard::RunDashboard(LocalRun* run, QWidget* parent)
@@ -137,7 +142,7 @@ void RunDashboard::connectControls() {
   });
   connect(controls_, &DashboardControls::smoothingChanged, training_, &TrainingPage::setSmoothing);
   connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
-  connect(pages_, &QTabWidget::currentChanged, this, &RunDashboard::refreshVisiblePage);
+  connect(pages_, &QTabWidget::currentChanged, this, [this] { refreshVisiblePage(true); });
   connect(banner_, &QLabel::linkActivated, this, [this] { pages_->setCurrentWidget(imbalance_); });
 }
 
@@ -160,23 +165,56 @@ QString RunDashboard::title() const {
 void RunDashboard::refresh() {
   if (series_->version() == drawn_version_) return;
   const bool had_title = !series_->info().run_id.empty();
-  const RunSnapshot delta = series_->changes_since(drawn_version_);
-  drawn_version_ = delta.version;
-  training_->apply(delta);
-  imbalance_->apply(delta);
+  if (drawn_version_ == 0) {
+    readWholeRun();
+  } else {
+    const RunSnapshot delta = series_->changes_since(drawn_version_);
+    drawn_version_ = delta.version;
+    applyToPages(delta);
+  }
+  const RunInfo info = series_->info();
+  const auto end = series_->run_end();
   if (!run_) {
     const StepColumns last = series_->steps(StepRange::last_rows(1));
-    header_->showRecord(delta.info, delta.run_end,
-                        last.size() ? static_cast<qint64>(last.step.back()) : 0);
-    if (log_from_events_)
-      for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));
+    header_->showRecord(info, end, last.size() ? static_cast<qint64>(last.step.back()) : 0);
   }
-  refreshVisiblePage();
+  refreshVisiblePage(end.has_value());
   updateWarnings();
-  if (!had_title || delta.reset) emit titleChanged(title());
+  if (!had_title || !info.run_id.empty()) emit titleChanged(title());
 }
 
-void RunDashboard::refreshVisiblePage() {
+void RunDashboard::applyToPages(const RunSnapshot& delta) {
+  training_->apply(delta);
+  imbalance_->apply(delta);
+  if (!run_ && log_from_events_)
+    for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));
+}
+
+// The first read of a long run (a replay, a dashboard opened late) goes in slices of steps, so
+// that a copy of the whole series never exists next to the pages' own rows. Rows that change
+// while it reads come again in the next delta, which leaves rows already held as they are.
+void RunDashboard::readWholeRun() {
+  const uint64_t version = series_->version();
+  const StepColumns last = series_->steps(StepRange::last_rows(1));
+  const double last_step = last.size() ? last.step.back() : 0;
+  const auto rows = static_cast<double>(std::max<size_t>(series_->stats().step_rows, 1));
+  // About kReadSliceRows logged rows a slice, whatever telemetry.every is.
+  const double slice = std::max(1.0, std::ceil(last_step * kReadSliceRows / rows));
+  for (double from = kNoStep, to = slice;; from = to + 1, to += slice) {
+    const bool final = to >= last_step;
+    RunSnapshot part =
+        series_->snapshot(StepRange::between(from, final ? StepRange::all().last : to));
+    part.reset = from == kNoStep;
+    if (!part.reset) part.logs.clear();  // every snapshot carries them all
+    applyToPages(part);
+    if (final) break;
+  }
+  drawn_version_ = version;
+}
+
+void RunDashboard::refreshVisiblePage(bool now) {
+  if (!now && whole_run_views_.isValid() && whole_run_views_.elapsed() < kWholeRunViewMs) return;
+  whole_run_views_.start();
   if (pages_->currentWidget() == load_) load_->updateFrom(*series_);
   if (pages_->currentWidget() == phases_) phases_->updateFrom(*series_);
 }

@@ -7,6 +7,7 @@
 // It draws a RunSeries: a live LocalRun's (not owned: closing the tab leaves the run going) or
 // one it replays from a run directory's metrics.jsonl (a finished run, or one copied from a
 // cluster). Redraws run on a ~25 fps timer and read only what changed since the last frame.
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
@@ -73,7 +74,10 @@ class RunDashboard : public QWidget {
  private:
   void buildLayout();
   void connectControls();
-  void refreshVisiblePage();
+  // The heatmaps and phase bars of the page in view; `now`: not waiting for their interval.
+  void refreshVisiblePage(bool now = false);
+  void readWholeRun();
+  void applyToPages(const RunSnapshot& delta);
   void updateWarnings();
   void appendLog(const QStringList& lines);
   void loadLogFile();
@@ -96,6 +100,7 @@ class RunDashboard : public QWidget {
   QPlainTextEdit* log_;
 
   QTimer redraw_timer_;
+  QElapsedTimer whole_run_views_;  // since the heatmaps / phase bars last re-read the run
   uint64_t drawn_version_ = 0;
   QStringList warnings_;
   bool log_from_events_ = false;  // a replay without stderr.log shows telemetry's log events

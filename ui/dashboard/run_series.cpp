@@ -34,7 +34,8 @@ int64_t config_int(const nlohmann::json& config, const char* section, const char
   return k != s->end() && k->is_number_integer() ? k->get<int64_t>() : fallback;
 }
 
-// Logged rows a run of this config will produce: train.steps / telemetry.every, plus the last.
+}  // namespace
+
 size_t expected_rows(const nlohmann::json& config) {
   const int64_t steps = config_int(config, "train", "steps", 0);
   const int64_t every = std::max<int64_t>(1, config_int(config, "telemetry", "every", 1));
@@ -42,8 +43,6 @@ size_t expected_rows(const nlohmann::json& config) {
   return static_cast<size_t>(
       std::min<int64_t>(steps / every + 2, static_cast<int64_t>(RunSeries::kMaxReservedRows)));
 }
-
-}  // namespace
 
 void RunSeries::apply(std::vector<protocol::TelemetryEvent>& events) {
   if (events.empty()) return;

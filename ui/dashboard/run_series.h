@@ -107,4 +107,8 @@ class RunSeries {
   int64_t events_ = 0, rejected_ = 0, logs_dropped_ = 0;
 };
 
+// Logged rows a run of this config will produce (train.steps / telemetry.every, plus the last),
+// at most RunSeries::kMaxReservedRows; 0 when the config does not say.
+size_t expected_rows(const nlohmann::json& config);
+
 }  // namespace moe::ui

@@ -1,7 +1,9 @@
 #include "dashboard/training_page.h"
 
 #include <QGridLayout>
+
 #include <limits>
+#include "dashboard/run_series.h"
 
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
@@ -60,6 +62,10 @@ TimeSeriesPlot* TrainingPage::addPlot(const QString& y_label, const QString& exp
 }
 
 void TrainingPage::apply(const RunSnapshot& delta) {
+  if (delta.reset) {
+    const auto rows = static_cast<qsizetype>(expected_rows(delta.info.config));
+    for (TimeSeriesPlot* plot : plots_) plot->reserveRows(rows);
+  }
   const StepColumns& s = delta.steps;
   const double from = delta.reset ? -kAppendOnly : s.replace_from;
   const QVector<double> step = to_qvector(s.step), t = to_qvector(s.t);

@@ -15,7 +15,7 @@ namespace moe::ui {
 
 class CurveDecimator {
  public:
-  static constexpr size_t kMaxBuckets = 1024;
+  static constexpr size_t kMaxBuckets = 512;  // about one per pixel column of a plot
 
   void clear();
   void add(double key, double value);  // keys ascending

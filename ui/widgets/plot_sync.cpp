@@ -13,7 +13,7 @@ void PlotSync::add(TimeSeriesPlot* plot) {
     if (!other->followsData()) {
       plot->stopFollowing();
       plot->xAxis->setRange(other->xAxis->range());
-      plot->replot(QCustomPlot::rpQueuedReplot);
+      plot->requestReplot();
       break;
     }
   }
@@ -26,7 +26,7 @@ void PlotSync::add(TimeSeriesPlot* plot) {
             for (TimeSeriesPlot* other : plots()) {
               if (other == plot || other->xAxis->range() == range) continue;
               other->xAxis->setRange(range);
-              other->replot(QCustomPlot::rpQueuedReplot);
+              other->requestReplot();
             }
             syncing_ = false;
           });
@@ -77,7 +77,7 @@ void PlotSync::resetViews() {
   QCPRange x = live.first()->xAxis->range();
   for (TimeSeriesPlot* plot : live) x.expand(plot->xAxis->range());
   live.first()->xAxis->setRange(x);
-  live.first()->replot(QCustomPlot::rpQueuedReplot);
+  live.first()->requestReplot();
 }
 
 }  // namespace moe::ui

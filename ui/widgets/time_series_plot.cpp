@@ -89,8 +89,19 @@ int TimeSeriesPlot::addCurve(const QString& name, const QPen& pen, bool markers)
         QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color().lighter(150), 6));
   }
   curves_.append(curve);
+  reserveRows(reserved_rows_);
   updateLegend();
   return static_cast<int>(curves_.size()) - 1;
+}
+
+void TimeSeriesPlot::reserveRows(qsizetype rows) {
+  reserved_rows_ = rows;
+  for (Curve& c : curves_) {
+    if (c.rows.step.capacity() >= rows) continue;
+    c.rows.step.reserve(rows);
+    c.rows.t.reserve(rows);
+    c.rows.value.reserve(rows);
+  }
 }
 
 int TimeSeriesPlot::curveCount() const {
@@ -244,8 +255,8 @@ void TimeSeriesPlot::syncGraph(int curve) {
              : 0;
   const qsizetype last =
       sorted ? std::min<qsizetype>(
-                   keys.size(), std::upper_bound(keys.cbegin(), keys.cend(), view.upper) -
-                                    keys.cbegin() + 1)
+                   keys.size(),
+                   std::upper_bound(keys.cbegin(), keys.cend(), view.upper) - keys.cbegin() + 1)
              : keys.size();
   CurveDecimator in_view;
   for (qsizetype i = first; i < last; ++i) {

@@ -60,6 +60,11 @@ class TimeSeriesPlot : public QCustomPlot {
 
   // Call after a batch of replaceFrom()/setRows(): rescales when following, queues a replot.
   void refreshView();
+  // A queued replot, or, on a hidden page, one when it is shown.
+  void requestReplot();
+  // Room for this many rows per curve (the run's expected length): no regrowth copies and no
+  // spare capacity as the run grows. Applies to curves added later too.
+  void reserveRows(qsizetype rows);
 
   // The read-out the hover shows for a key on the x-axis (current x mode): the nearest row of
   // each visible curve, e.g. "step 120   loss 2.31   smoothed 2.35". Empty when no data.
@@ -117,9 +122,10 @@ class TimeSeriesPlot : public QCustomPlot {
   XMode x_mode_ = XMode::Step;
   bool log_y_ = false;
   bool follows_ = true;
-  bool user_input_ = false;  // a wheel or drag is being handled: range changes are the user's
-  double hover_x_;           // NaN while no hover is shown
+  bool user_input_ = false;     // a wheel or drag is being handled: range changes are the user's
+  double hover_x_;              // NaN while no hover is shown
   bool view_deferred_ = false;  // a refresh came while drawing was deferred
+  qsizetype reserved_rows_ = 0;
   QCPLayer* hover_layer_ = nullptr;
   QCPItemStraightLine* hover_line_ = nullptr;
   QCPItemText* hover_text_ = nullptr;

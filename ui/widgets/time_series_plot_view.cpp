@@ -51,6 +51,13 @@ void TimeSeriesPlot::refreshView() {
   replot(rpQueuedReplot);
 }
 
+void TimeSeriesPlot::requestReplot() {
+  if (drawingDeferred())
+    view_deferred_ = true;
+  else
+    replot(rpQueuedReplot);
+}
+
 void TimeSeriesPlot::fitAxes() {
   bool have_x = false;
   QCPRange x;
