@@ -150,6 +150,13 @@ LocalRun* RunDashboard::run() const {
   return run_;
 }
 
+void RunDashboard::setAutoRefresh(bool on) {
+  if (on)
+    redraw_timer_.start();
+  else
+    redraw_timer_.stop();
+}
+
 QString RunDashboard::runDir() const {
   return run_ ? run_->runDir() : run_dir_;
 }

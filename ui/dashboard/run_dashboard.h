@@ -62,6 +62,8 @@ class RunDashboard : public QWidget {
 
   // Redraws from the series now (otherwise a coalescing timer does).
   void refresh();
+  // Turns the coalescing redraw timer off (a benchmark that calls refresh() itself) or on.
+  void setAutoRefresh(bool on);
 
  signals:
   void titleChanged(const QString& title);
