@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -26,6 +27,7 @@ namespace moe::ui {
 namespace {
 
 const QString kHeaderKey = QStringLiteral("runs/header");
+const QString kUserSizedKey = QStringLiteral("runs/header_user_sized");
 constexpr int kMaxFittedWidth = 320;  // a long directory or error must not push the rest away
 
 }  // namespace
@@ -54,7 +56,9 @@ RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
 }
 
 RunsView::~RunsView() {
-  QSettings().setValue(kHeaderKey, table_->horizontalHeader()->saveState());
+  QSettings settings;
+  settings.setValue(kHeaderKey, table_->horizontalHeader()->saveState());
+  settings.setValue(kUserSizedKey, user_sized_);
 }
 
 void RunsView::buildLayout() {
@@ -79,6 +83,12 @@ void RunsView::buildLayout() {
   const QByteArray state = QSettings().value(kHeaderKey).toByteArray();
   header_restored_ = !state.isEmpty() && header->restoreState(state);
   if (!header_restored_) header->setSortIndicator(RunsTableModel::kStarted, Qt::DescendingOrder);
+  // Widths the user set are kept (and saved); until then the columns fit their contents.
+  user_sized_ = header_restored_ && QSettings().value(kUserSizedKey, false).toBool();
+  connect(header, &QHeaderView::sectionResized, this, [this] {
+    // A drag on a column border; the layout's own resizes happen with no button held.
+    if (!fitting_ && QGuiApplication::mouseButtons() != Qt::NoButton) user_sized_ = true;
+  });
   table_->setSortingEnabled(true);  // sorts by the (restored) indicator
 
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -146,7 +156,7 @@ void RunsView::refresh() {
   const QStringList selected = selectedRunDirs();
   model_->setRecords(store_->all());
   select(selected);
-  fitColumnsOnce();
+  fitColumns();
   updateButtons();
 }
 
@@ -158,7 +168,7 @@ void RunsView::updateRun(const RunRecord& record) {
   }
   if (store_) store_->upsert(record);
   model_->upsert(record);
-  fitColumnsOnce();
+  fitColumns();
 }
 
 bool RunsView::addRunDirectory(const QString& dir, QString* error) {
@@ -167,7 +177,7 @@ bool RunsView::addRunDirectory(const QString& dir, QString* error) {
   if (store_ && !store_->upsert(*record, error)) return false;
   model_->upsert(*record);
   select({record->run_dir});
-  fitColumnsOnce();
+  fitColumns();
   return true;
 }
 
@@ -227,15 +237,16 @@ void RunsView::select(const QStringList& run_dirs) {
                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
-// Without saved widths: fit the columns to the first runs shown, each at most kMaxFittedWidth.
-void RunsView::fitColumnsOnce() {
-  if (header_restored_ || columns_fitted_ || model_->rowCount() == 0) return;
-  columns_fitted_ = true;
+// Until the user sizes a column: fit the columns to the runs shown, each at most kMaxFittedWidth.
+void RunsView::fitColumns() {
+  if (user_sized_ || model_->rowCount() == 0) return;
+  fitting_ = true;
   table_->resizeColumnsToContents();
   QHeaderView* header = table_->horizontalHeader();
   for (int c = 0; c < header->count() - 1; ++c) {
     if (header->sectionSize(c) > kMaxFittedWidth) header->resizeSection(c, kMaxFittedWidth);
   }
+  fitting_ = false;
 }
 
 }  // namespace moe::ui

@@ -73,12 +73,13 @@ class RunsView : public QWidget {
   void updateButtons();
   void updateAccuracyColumn();
   void select(const QStringList& run_dirs);
-  void fitColumnsOnce();
+  void fitColumns();
 
   RunStore* store_;
   QString runs_root_;
   QSet<QString> live_dirs_;  // runs whose last updateRun() said "running"
-  bool header_restored_ = false, columns_fitted_ = false;
+  bool header_restored_ = false;
+  bool user_sized_ = false, fitting_ = false;  // a column width the user set; our own resizing
 
   RunsTableModel* model_;
   RunsFilterProxy* proxy_;
