@@ -42,7 +42,8 @@ class RunDashboard : public QWidget {
   // A series fed by someone else (`run` may be null; `run_dir` names it in the header).
   RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
                QWidget* parent = nullptr);
-  // Replays `run_dir`/metrics.jsonl (loadFailed() when it cannot be read).
+  // Replays `run_dir`/metrics.jsonl (loadFailed() when it cannot be read), then follows the
+  // file while it has no run_end: a run still training elsewhere keeps moving.
   static RunDashboard* replay(const QString& run_dir, QWidget* parent = nullptr);
   ~RunDashboard() override;
 
@@ -68,7 +69,7 @@ class RunDashboard : public QWidget {
  signals:
   void titleChanged(const QString& title);
   void loadFailed(const QString& error);
-  // A replay has read the whole metrics.jsonl.
+  // A replay has read the whole metrics.jsonl (again when a followed run writes its run_end).
   void replayFinished();
   // The user asked to continue this run from its newest checkpoint.
   void resumeRequested(const QString& run_dir);
@@ -83,6 +84,7 @@ class RunDashboard : public QWidget {
   void updateWarnings();
   void appendLog(const QStringList& lines);
   void loadLogFile();
+  void followFile();
 
   std::shared_ptr<RunSeries> series_;
   QPointer<LocalRun> run_;
@@ -105,7 +107,9 @@ class RunDashboard : public QWidget {
   QElapsedTimer whole_run_views_;  // since the heatmaps / phase bars last re-read the run
   uint64_t drawn_version_ = 0;
   QStringList warnings_;
-  bool log_from_events_ = false;  // a replay without stderr.log shows telemetry's log events
+  bool log_from_events_ = false;
+  QTimer follow_timer_;       // a replay without run_end watches its file for more
+  qint64 follow_offset_ = 0;  // a replay without stderr.log shows telemetry's log events
 };
 
 }  // namespace moe::ui

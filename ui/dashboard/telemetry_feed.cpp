@@ -101,9 +101,10 @@ void TelemetryFeed::finish() {
   }
 }
 
-void TelemetryFeed::loadFile(const QString& path) {
+void TelemetryFeed::loadFile(const QString& path, bool more_follows) {
   QMetaObject::invokeMethod(
-      worker_, [this, path] { loadOnWorker(path); }, Qt::QueuedConnection);
+      worker_, [this, path, more_follows] { loadOnWorker(path, more_follows); },
+      Qt::QueuedConnection);
 }
 
 void TelemetryFeed::drainOnWorker() {
@@ -119,7 +120,7 @@ void TelemetryFeed::drainOnWorker() {
   if (end_of_stream) QMetaObject::invokeMethod(this, &TelemetryFeed::onWorkerDone);
 }
 
-void TelemetryFeed::loadOnWorker(const QString& path) {
+void TelemetryFeed::loadOnWorker(const QString& path, bool more_follows) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
     const QString error = path + QStringLiteral(": ") + file.errorString();
@@ -134,7 +135,7 @@ void TelemetryFeed::loadOnWorker(const QString& path) {
   QByteArray chunk;
   while (!stopping_) {
     chunk = file.read(kFileChunk);
-    parseOnWorker(chunk.constData(), chunk.size(), chunk.isEmpty());
+    parseOnWorker(chunk.constData(), chunk.size(), chunk.isEmpty() && !more_follows);
     if (chunk.isEmpty()) break;
   }
   QMetaObject::invokeMethod(this, &TelemetryFeed::onWorkerDone);

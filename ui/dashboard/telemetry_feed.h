@@ -63,7 +63,9 @@ class TelemetryFeed : public QObject {
   void finish();
   // Replays a metrics.jsonl (a finished, running or copied run directory) on the worker, in
   // chunks, with changed() as it goes; loadFailed() if it cannot be read; then finished().
-  void loadFile(const QString& path);
+  // `more_follows`: the file may still be written, so a last line without a newline waits for
+  // the rest of it (handed over later with feed()) instead of being parsed as it is.
+  void loadFile(const QString& path, bool more_follows = false);
 
  signals:
   void changed();
@@ -73,7 +75,7 @@ class TelemetryFeed : public QObject {
 
  private:
   void drainOnWorker();
-  void loadOnWorker(const QString& path);
+  void loadOnWorker(const QString& path, bool more_follows);
   void parseOnWorker(const char* data, qsizetype size, bool end_of_stream);
   void postApplied();
   void onApplied();

@@ -140,6 +140,36 @@ class TestRunDashboard : public QObject {
     QVERIFY(dashboard->findChild<QLabel*>("runState")->text().startsWith("Failed"));
   }
 
+  // A run still being written (another session, a shared folder): the replay follows the file,
+  // a line cut between two writes included, until run_end.
+  void aReplayFollowsARunStillBeingWritten() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    QFile full(dir.path() + "/metrics.jsonl");
+    QVERIFY(full.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = full.readAll().split('\n');
+    full.close();
+    const QByteArray first_part = lines.mid(0, 31).join('\n') + "\n" + lines[31].left(20);
+    const QByteArray rest = lines[31].mid(20) + "\n" + lines.mid(32).join('\n');
+    QFile file(dir.path() + "/metrics.jsonl");
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(first_part);  // run_start and 10 steps, then half a line
+    file.flush();
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    TimeSeriesPlot* loss = dashboard->training()->lossPlot();
+    QCOMPARE(loss->rows(0).step.size(), 10);
+    QVERIFY(dashboard->findChild<QLabel*>("runState")->text().startsWith("No run_end"));
+    QSignalSpy finished(dashboard.get(), &RunDashboard::replayFinished);
+    file.write(rest);
+    file.close();
+    QVERIFY(finished.wait(10000));  // the run_end arrived: following stops
+    dashboard->refresh();
+    QCOMPARE(loss->rows(0).step.size(), 30);
+    QCOMPARE(dashboard->findChild<QLabel*>("runState")->text(), QString("Finished"));
+    QCOMPARE(dashboard->series()->stats().rejected, 0);
+  }
+
   void aFolderWithoutTelemetrySaysWhichFile() {
     QTemporaryDir dir;
     std::unique_ptr<RunDashboard> dashboard(RunDashboard::replay(dir.path()));
