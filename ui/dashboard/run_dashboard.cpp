@@ -28,13 +28,11 @@ namespace moe::ui {
 
 namespace {
 constexpr int kRedrawMs = 40;         // ~25 fps at most, however fast telemetry arrives
-constexpr int kLogTailLines = 5000;   // a replayed stderr.log shows its last lines
+constexpr int kLogTailLines = 5000;   // the log pane's lines
 constexpr size_t kWarningRows = 500;  // the newest rows per layer the warnings look at
 // Heatmaps and phase bars re-read the whole run: a few times a second is plenty for them.
 constexpr qint64 kWholeRunViewMs = 250;
 constexpr double kReadSliceRows = 10000;  // the first read of a long run, a slice at a time
-constexpr int kFollowMs = 1000;           // how often a replay looks for appended telemetry
-constexpr qint64 kFollowChunk = 8 << 20;  // the most it reads at a time
 }  // namespace
 
 RunDashboard::RunDashboard(LocalRun* run, QWidget* parent)
@@ -43,25 +41,6 @@ RunDashboard::RunDashboard(LocalRun* run, QWidget* parent)
   connect(run, &LocalRun::finished, this, &RunDashboard::refresh);
   connect(run, &LocalRun::stateChanged, this, [this] { emit titleChanged(title()); });
   appendLog(run->stderrLines());
-}
-
-RunDashboard* RunDashboard::replay(const QString& run_dir, QWidget* parent) {
-  auto* feed = new TelemetryFeed;
-  auto* dashboard = new RunDashboard(feed->series(), nullptr, run_dir, parent);
-  feed->setParent(dashboard);
-  dashboard->replay_feed_ = feed;
-  connect(feed, &TelemetryFeed::loadFailed, dashboard, &RunDashboard::loadFailed);
-  connect(feed, &TelemetryFeed::finished, dashboard, [dashboard] {
-    dashboard->refresh();
-    emit dashboard->replayFinished();
-    dashboard->followFile();
-  });
-  // The run may still be training (another session, another machine writing to a shared
-  // folder): its file is read to the end, then followed until run_end arrives.
-  connect(&dashboard->follow_timer_, &QTimer::timeout, dashboard, &RunDashboard::followFile);
-  feed->loadFile(run_dir + "/metrics.jsonl", true);
-  dashboard->loadLogFile();
-  return dashboard;
 }
 
 RunDashboard::RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
@@ -252,40 +231,6 @@ void RunDashboard::updateWarnings() {
 
 void RunDashboard::appendLog(const QStringList& lines) {
   for (const QString& line : lines) log_->appendPlainText(line);
-}
-
-// Reads what was appended to metrics.jsonl since the last look; stops at run_end (or when the
-// file shrank: it is not the file that was read).
-void RunDashboard::followFile() {
-  if (!replay_feed_ || series_->run_end()) {
-    if (follow_timer_.isActive()) replay_feed_->finish();  // the end: a final replayFinished
-    follow_timer_.stop();
-    return;
-  }
-  if (!follow_timer_.isActive()) {
-    follow_offset_ = replay_feed_->stats().bytes;
-    follow_timer_.start(kFollowMs);
-    return;
-  }
-  QFile file(run_dir_ + "/metrics.jsonl");
-  if (!file.open(QIODevice::ReadOnly) || file.size() < follow_offset_) {
-    follow_timer_.stop();
-    return;
-  }
-  file.seek(follow_offset_);
-  const QByteArray bytes = file.read(kFollowChunk);
-  follow_offset_ += bytes.size();
-  replay_feed_->feed(bytes);
-}
-
-// A replayed run's human log: its stderr.log, the last lines of it.
-void RunDashboard::loadLogFile() {
-  QFile file(run_dir_ + "/stderr.log");
-  log_from_events_ = !file.open(QIODevice::ReadOnly);  // then the telemetry's log events
-  if (log_from_events_) return;
-  constexpr qint64 kTailBytes = 1 << 20;
-  if (file.size() > kTailBytes) file.seek(file.size() - kTailBytes);
-  appendLog(QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts));
 }
 
 }  // namespace moe::ui

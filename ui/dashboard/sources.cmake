@@ -44,6 +44,7 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/load_page.h
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_dashboard_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_header.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_header.h
   ${CMAKE_CURRENT_LIST_DIR}/training_page.cpp

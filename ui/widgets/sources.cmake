@@ -15,6 +15,7 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/smoothing.h
   ${CMAKE_CURRENT_LIST_DIR}/time_series_plot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/time_series_plot.h
+  ${CMAKE_CURRENT_LIST_DIR}/time_series_plot_draw.cpp
   ${CMAKE_CURRENT_LIST_DIR}/time_series_plot_hover.cpp
   ${CMAKE_CURRENT_LIST_DIR}/time_series_plot_view.cpp
 )

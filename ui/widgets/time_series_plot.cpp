@@ -1,5 +1,6 @@
-// TimeSeriesPlot: curves, rows and the x/y modes. Following and fitting the axes are in
-// time_series_plot_view.cpp, mouse handling, hover and read-out in time_series_plot_hover.cpp.
+// TimeSeriesPlot: curves, rows and the x/y modes. What the graphs draw (decimation, deferral)
+// is in time_series_plot_draw.cpp, following and fitting the axes in time_series_plot_view.cpp,
+// mouse handling, hover and read-out in time_series_plot_hover.cpp.
 #include "widgets/time_series_plot.h"
 
 #include <algorithm>
@@ -208,77 +209,6 @@ void TimeSeriesPlot::setLogY(bool on) {
 
 const QVector<double>& TimeSeriesPlot::keyColumn(const Rows& rows) const {
   return x_mode_ == XMode::Step ? rows.step : rows.t;
-}
-
-void TimeSeriesPlot::appendToGraph(int curve, int first_row) {
-  Curve& c = curves_[curve];
-  const QVector<double>& keys = keyColumn(c.rows);
-  for (qsizetype i = first_row; i < keys.size(); ++i) {
-    if (!std::isfinite(keys[i])) continue;  // a row without a time has no place on the axis
-    const double value = c.rows.value[i];
-    // NaN draws as a gap; non-positive values have no place on a log axis, inf none at all.
-    const bool drawable = std::isfinite(value) && (!log_y_ || value > 0);
-    c.decimated.add(keys[i], drawable ? value : kNaN);
-  }
-  syncGraph(curve);
-}
-
-void TimeSeriesPlot::rebuildGraph(int curve) {
-  curves_[curve].decimated.clear();
-  appendToGraph(curve, 0);
-}
-
-void TimeSeriesPlot::rebuildGraphs() {
-  for (int i = 0; i < curves_.size(); ++i) rebuildGraph(i);
-}
-
-bool TimeSeriesPlot::drawingDeferred() const {
-  return !isVisible() && window()->isVisible();
-}
-
-void TimeSeriesPlot::syncGraph(int curve) {
-  Curve& c = curves_[curve];
-  c.stale = drawingDeferred();
-  if (c.stale) return;
-  if (follows_) {
-    c.graph->data()->set(c.decimated.points(), true);
-    return;
-  }
-  // Zoomed in: the rows in view (and one either side, so lines run to the frame), decimated
-  // afresh so the detail shows.
-  const QVector<double>& keys = keyColumn(c.rows);
-  const QCPRange view = xAxis->range();
-  const bool sorted = std::is_sorted(keys.cbegin(), keys.cend());
-  const qsizetype first =
-      sorted ? std::max<qsizetype>(
-                   0, std::lower_bound(keys.cbegin(), keys.cend(), view.lower) - keys.cbegin() - 1)
-             : 0;
-  const qsizetype last =
-      sorted ? std::min<qsizetype>(
-                   keys.size(),
-                   std::upper_bound(keys.cbegin(), keys.cend(), view.upper) - keys.cbegin() + 1)
-             : keys.size();
-  CurveDecimator in_view;
-  for (qsizetype i = first; i < last; ++i) {
-    if (!std::isfinite(keys[i])) continue;
-    const double value = c.rows.value[i];
-    in_view.add(keys[i], std::isfinite(value) && (!log_y_ || value > 0) ? value : kNaN);
-  }
-  c.graph->data()->set(in_view.points(), true);
-}
-
-void TimeSeriesPlot::syncGraphs() {
-  for (int i = 0; i < curves_.size(); ++i) syncGraph(i);
-}
-
-void TimeSeriesPlot::showEvent(QShowEvent* event) {
-  QCustomPlot::showEvent(event);
-  for (int i = 0; i < curves_.size(); ++i)
-    if (curves_[i].stale) syncGraph(i);
-  if (view_deferred_) {
-    view_deferred_ = false;
-    refreshView();
-  }
 }
 
 void TimeSeriesPlot::updateLegend() {
