@@ -63,9 +63,7 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& y_label, QWidget* parent)
   hover_line_->setVisible(false);
   hover_text_ = new QCPItemText(this);
   hover_text_->setLayer(hover_layer_);
-  hover_text_->position->setType(QCPItemPosition::ptAxisRectRatio);
-  hover_text_->position->setCoords(0.01, 0.02);
-  hover_text_->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+  hover_text_->position->setType(QCPItemPosition::ptAbsolute);  // placed by showHover()
   hover_text_->setTextAlignment(Qt::AlignLeft);
   hover_text_->setFont(legend_font);
   hover_text_->setBrush(QBrush(QColor(255, 255, 255, 210)));

@@ -63,6 +63,13 @@ void TimeSeriesPlot::showHover(double x) {
     hover_line_->point1->setCoords(row_key, 0);
     hover_line_->point2->setCoords(row_key, 1);
     hover_text_->setText(parts.join(QLatin1Char('\n')));
+    // Beside the line, on the side with more room, so it covers the curves away from the mouse
+    // rather than the start of the run.
+    const QRect area = axisRect()->rect();
+    const double px = xAxis->coordToPixel(row_key);
+    const bool right_half = px > area.center().x();
+    hover_text_->position->setCoords(px + (right_half ? -8 : 8), area.top() + 4);
+    hover_text_->setPositionAlignment(Qt::AlignTop | (right_half ? Qt::AlignRight : Qt::AlignLeft));
   }
   hover_layer_->replot();
 }
