@@ -70,11 +70,9 @@ void ImbalancePage::apply(const RunSnapshot& delta) {
   }
   for (const LayerColumns& layer : delta.layers) {
     const double from = delta.reset ? -std::numeric_limits<double>::infinity() : layer.replace_from;
-    const QVector<double> step(layer.step.begin(), layer.step.end());
-    const QVector<double> t(layer.t.begin(), layer.t.end());
+    const QVector<double> step = toQVector(layer.step), t = toQVector(layer.t);
     for (const Metric& metric : metrics_) {
-      const std::vector<double>& column = layer.*metric.column;
-      QVector<double> values(column.begin(), column.end());
+      QVector<double> values = toQVector(layer.*metric.column);
       for (double& v : values) v *= metric.scale;
       metric.plot->replaceFrom(curveFor(metric, layer.layer), from, step, t, values);
     }

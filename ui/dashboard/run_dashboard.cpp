@@ -27,11 +27,10 @@
 namespace moe::ui {
 
 namespace {
-constexpr int kRedrawMs = 40;         // ~25 fps at most, however fast telemetry arrives
-constexpr int kLogTailLines = 5000;   // the log pane's lines
-constexpr size_t kWarningRows = 500;  // the newest rows per layer the warnings look at
-// Heatmaps and phase bars re-read the whole run: a few times a second is plenty for them.
-constexpr qint64 kWholeRunViewMs = 250;
+constexpr int kRedrawMs = 40;             // ~25 fps at most, however fast telemetry arrives
+constexpr int kLogTailLines = 5000;       // the log pane's lines
+constexpr size_t kWarningRows = 500;      // the newest rows per layer the warnings look at
+constexpr qint64 kSlowViewsMs = 250;      // see refreshSlowViews()
 constexpr double kReadSliceRows = 10000;  // the first read of a long run, a slice at a time
 }  // namespace
 
@@ -127,7 +126,7 @@ void RunDashboard::connectControls() {
   });
   connect(controls_, &DashboardControls::smoothingChanged, training_, &TrainingPage::setSmoothing);
   connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
-  connect(pages_, &QTabWidget::currentChanged, this, [this] { refreshVisiblePage(true); });
+  connect(pages_, &QTabWidget::currentChanged, this, [this] { refreshSlowViews(true); });
   connect(banner_, &QLabel::linkActivated, this, [this] { pages_->setCurrentWidget(imbalance_); });
 }
 
@@ -147,7 +146,10 @@ QString RunDashboard::runDir() const {
 }
 
 QString RunDashboard::title() const {
-  const RunInfo info = series_->info();
+  return titleFrom(series_->info());
+}
+
+QString RunDashboard::titleFrom(const RunInfo& info) const {
   if (!info.run_id.empty()) return QString::fromStdString(info.run_id);
   return QFileInfo(runDir()).fileName();
 }
@@ -156,7 +158,6 @@ QString RunDashboard::title() const {
 // redraw while they are in view.
 void RunDashboard::refresh() {
   if (series_->version() == drawn_version_) return;
-  const bool had_title = !series_->info().run_id.empty();
   if (drawn_version_ == 0) {
     readWholeRun();
   } else {
@@ -170,9 +171,12 @@ void RunDashboard::refresh() {
     const StepColumns last = series_->steps(StepRange::last_rows(1));
     header_->showRecord(info, end, last.size() ? static_cast<qint64>(last.step.back()) : 0);
   }
-  refreshVisiblePage(end.has_value());
-  updateWarnings();
-  if (!had_title || !info.run_id.empty()) emit titleChanged(title());
+  refreshSlowViews(end.has_value());
+  const QString title = titleFrom(info);
+  if (title != shown_title_) {
+    shown_title_ = title;
+    emit titleChanged(title);
+  }
 }
 
 void RunDashboard::applyToPages(const RunSnapshot& delta) {
@@ -204,11 +208,14 @@ void RunDashboard::readWholeRun() {
   drawn_version_ = version;
 }
 
-void RunDashboard::refreshVisiblePage(bool now) {
-  if (!now && whole_run_views_.isValid() && whole_run_views_.elapsed() < kWholeRunViewMs) return;
-  whole_run_views_.start();
+// The views that re-read the whole run (the heatmaps and phase bars of the page in view) and
+// the routing warnings: a few times a second is plenty for them.
+void RunDashboard::refreshSlowViews(bool now) {
+  if (!now && slow_views_.isValid() && slow_views_.elapsed() < kSlowViewsMs) return;
+  slow_views_.start();
   if (pages_->currentWidget() == load_) load_->updateFrom(*series_);
   if (pages_->currentWidget() == phases_) phases_->updateFrom(*series_);
+  updateWarnings();
 }
 
 void RunDashboard::updateWarnings() {

@@ -77,8 +77,9 @@ class RunDashboard : public QWidget {
  private:
   void buildLayout();
   void connectControls();
-  // The heatmaps and phase bars of the page in view; `now`: not waiting for their interval.
-  void refreshVisiblePage(bool now = false);
+  // Heatmaps, phase bars and warnings; `now`: not waiting for their interval.
+  void refreshSlowViews(bool now = false);
+  QString titleFrom(const RunInfo& info) const;
   void readWholeRun();
   void applyToPages(const RunSnapshot& delta);
   void updateWarnings();
@@ -104,7 +105,8 @@ class RunDashboard : public QWidget {
   QPlainTextEdit* log_;
 
   QTimer redraw_timer_;
-  QElapsedTimer whole_run_views_;  // since the heatmaps / phase bars last re-read the run
+  QElapsedTimer slow_views_;  // since refreshSlowViews() last ran
+  QString shown_title_;       // the title titleChanged() last announced
   uint64_t drawn_version_ = 0;
   QStringList warnings_;
   bool log_from_events_ = false;

@@ -110,7 +110,11 @@ bool RunHeader::hasCheckpoint(const QString& run_dir) {
   return false;
 }
 
+// The checkpoint folder is listed when the run's ending changes, not on every redraw.
 void RunHeader::offerResume(bool stopped_early) {
+  if (resume_checked_ && stopped_early == resume_checked_for_) return;
+  resume_checked_ = true;
+  resume_checked_for_ = stopped_early;
   const QString dir = run_ ? run_->runDir() : run_dir_;
   resume_->setVisible(stopped_early && !dir.isEmpty() && hasCheckpoint(dir));
 }

@@ -49,6 +49,7 @@ class RunHeader : public QWidget {
   QProgressBar* progress_;
   QPushButton* cancel_;
   QPushButton* resume_;
+  bool resume_checked_ = false, resume_checked_for_ = false;  // offerResume's last question
 };
 
 // "ETA 1:02:03" / "ETA 4:05"; "ETA –" when unknown (negative).

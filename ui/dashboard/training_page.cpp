@@ -16,10 +16,6 @@ namespace {
 constexpr double kAppendOnly = std::numeric_limits<double>::infinity();
 constexpr int kMinPlotHeight = 100;  // four rows of plots still fit a 768-pixel-high screen
 
-QVector<double> to_qvector(const std::vector<double>& v) {
-  return {v.begin(), v.end()};
-}
-
 }  // namespace
 
 TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
@@ -68,14 +64,14 @@ void TrainingPage::apply(const RunSnapshot& delta) {
   }
   const StepColumns& s = delta.steps;
   const double from = delta.reset ? -kAppendOnly : s.replace_from;
-  const QVector<double> step = to_qvector(s.step), t = to_qvector(s.t);
-  loss_->replaceFrom(raw_, from, step, t, to_qvector(s.loss));
-  aux_->replaceFrom(aux_curve_, from, step, t, to_qvector(s.aux_loss));
-  aux_->replaceFrom(z_curve_, from, step, t, to_qvector(s.z_loss));
-  lr_->replaceFrom(0, from, step, t, to_qvector(s.lr));
-  grad_->replaceFrom(0, from, step, t, to_qvector(s.grad_norm));
-  speed_->replaceFrom(0, from, step, t, to_qvector(s.tokens_per_s));
-  step_time_->replaceFrom(0, from, step, t, to_qvector(s.step_ms));
+  const QVector<double> step = toQVector(s.step), t = toQVector(s.t);
+  loss_->replaceFrom(raw_, from, step, t, toQVector(s.loss));
+  aux_->replaceFrom(aux_curve_, from, step, t, toQVector(s.aux_loss));
+  aux_->replaceFrom(z_curve_, from, step, t, toQVector(s.z_loss));
+  lr_->replaceFrom(0, from, step, t, toQVector(s.lr));
+  grad_->replaceFrom(0, from, step, t, toQVector(s.grad_norm));
+  speed_->replaceFrom(0, from, step, t, toQVector(s.tokens_per_s));
+  step_time_->replaceFrom(0, from, step, t, toQVector(s.step_ms));
   resmoothFrom(from);
 
   TimeSeriesPlot::Rows evals;  // few rows, always complete in a delta

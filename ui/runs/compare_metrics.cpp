@@ -9,35 +9,34 @@ namespace moe::ui {
 
 namespace {
 
-QVector<double> to_qvector(const std::vector<double>& v) {
-  return {v.begin(), v.end()};
-}
-
 TimeSeriesPlot::Rows step_rows(const StepColumns& s, const std::vector<double>& column) {
-  return {to_qvector(s.step), to_qvector(s.t), to_qvector(column)};
+  return {toQVector(s.step), toQVector(s.t), toQVector(column)};
 }
 
 // The mean over layers of one balance column, per step (a layer missing a step is left out).
 TimeSeriesPlot::Rows layer_mean(const RunSeries& series, std::vector<double> LayerColumns::*col,
                                 double scale) {
-  std::map<double, std::pair<double, double>> sums;  // step -> (t, sum), counts apart
-  std::map<double, int> counts;
+  struct StepSum {
+    double t = 0, sum = 0;
+    int layers = 0;
+  };
+  std::map<double, StepSum> by_step;
   for (int64_t layer : series.layers()) {
     const auto columns = series.layer(layer);
     if (!columns) continue;
     const std::vector<double>& values = (*columns).*col;
     for (size_t i = 0; i < columns->size(); ++i) {
-      auto& [t, sum] = sums[columns->step[i]];
-      t = columns->t[i];
-      sum += values[i] * scale;
-      ++counts[columns->step[i]];
+      StepSum& s = by_step[columns->step[i]];
+      s.t = columns->t[i];
+      s.sum += values[i] * scale;
+      ++s.layers;
     }
   }
   TimeSeriesPlot::Rows rows;
-  for (const auto& [step, entry] : sums) {
+  for (const auto& [step, s] : by_step) {
     rows.step.push_back(step);
-    rows.t.push_back(entry.first);
-    rows.value.push_back(entry.second / counts[step]);
+    rows.t.push_back(s.t);
+    rows.value.push_back(s.sum / s.layers);
   }
   return rows;
 }

@@ -70,10 +70,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 }
 
 void CompareView::addRun(const QString& title, std::shared_ptr<RunSeries> series) {
-  runs_.push_back({title, std::move(series), 0, false});
+  runs_.push_back({title, std::move(series), 0, false, true});
   const int n = static_cast<int>(runs_.size()) - 1;
-  plot_->addCurve(title, QPen(series_color(n), 1.8));
-  dirty_ = true;
+  plot_->addCurve(title, QPen(series_color(n), 1.8));  // drawn at the next refresh (stale)
 }
 
 void CompareView::addRunDirectory(const QString& run_dir) {
@@ -88,22 +87,28 @@ void CompareView::refresh() {
     const uint64_t version = run.series->version();
     if (version == run.drawn_version) continue;
     run.drawn_version = version;
+    run.stale = true;
     if (!run.started && run.series->info().started) config_changed = run.started = true;
-    dirty_ = true;
   }
-  if (!dirty_) return;
+  if (dirty_)  // the metric or the smoothing changed: every curve
+    for (Run& run : runs_) run.stale = true;
   dirty_ = false;
   rebuildCurves();
   if (config_changed) rebuildDiff();
 }
 
+// Only the runs whose telemetry changed: a finished run is not re-read while another trains.
 void CompareView::rebuildCurves() {
   const CompareMetric metric = compareMetricAt(metric_->currentIndex());
+  bool any = false;
   for (size_t i = 0; i < runs_.size(); ++i) {
+    if (!runs_[i].stale) continue;
+    runs_[i].stale = false;
+    any = true;
     plot_->setRows(static_cast<int>(i),
                    compareRows(*runs_[i].series, metric, controls_->smoothing()));
   }
-  plot_->refreshView();
+  if (any) plot_->refreshView();
 }
 
 // The diff uses run_start's resolved config: every run's full settings, defaults included.

@@ -43,6 +43,7 @@ class CompareView : public QWidget {
     std::shared_ptr<RunSeries> series;
     uint64_t drawn_version = 0;
     bool started = false;  // its run_start (and so its config) has arrived
+    bool stale = true;     // its curve does not show its telemetry yet
   };
   void rebuildCurves();
   void rebuildDiff();
@@ -53,7 +54,7 @@ class CompareView : public QWidget {
   TimeSeriesPlot* plot_;
   ConfigDiffView* diff_;
   QTimer timer_;
-  bool dirty_ = true;
+  bool dirty_ = false;  // every curve must be rebuilt (metric or smoothing changed)
 };
 
 }  // namespace moe::ui

@@ -7,7 +7,11 @@
 namespace moe::ui {
 
 LiveRunRecorder::LiveRunRecorder(RunManager* runs, QObject* parent) : QObject(parent), runs_(runs) {
-  connect(runs, &RunManager::runStateChanged, this, [this](LocalRun* run) { record(run); });
+  // Once when it starts running, once when it has ended with all its telemetry read (the
+  // ending states come before that, so they are left to runFinished).
+  connect(runs, &RunManager::runStateChanged, this, [this](LocalRun* run, LocalRun::State state) {
+    if (state == LocalRun::State::Running) record(run);
+  });
   connect(runs, &RunManager::runFinished, this, [this](LocalRun* run) { record(run); });
   timer_.setInterval(kRefreshMs);
   connect(&timer_, &QTimer::timeout, this, &LiveRunRecorder::recordActive);

@@ -13,12 +13,18 @@
 #include <QPen>
 #include <QString>
 #include <QVector>
+#include <vector>
 
 #include <qcustomplot.h>
 
 #include "widgets/curve_decimator.h"
 
 namespace moe::ui {
+
+// A std::vector column (what RunSeries hands out) as the QVector the plot takes.
+inline QVector<double> toQVector(const std::vector<double>& column) {
+  return {column.begin(), column.end()};
+}
 
 class TimeSeriesPlot : public QCustomPlot {
   Q_OBJECT
