@@ -62,7 +62,7 @@ struct Options {
 };
 
 // The events of one step, as a real MoE run would report them (counts around N*k/E).
-std::vector<protocol::TelemetryEvent> step_events(const Options& o, long s) {
+std::vector<protocol::TelemetryEvent> stepEvents(const Options& o, long s) {
   std::vector<protocol::TelemetryEvent> out;
   protocol::StepEvent step;
   step.t = s * 0.05;
@@ -104,7 +104,7 @@ std::vector<protocol::TelemetryEvent> step_events(const Options& o, long s) {
   return out;
 }
 
-bool parse_options(int argc, char** argv, Options* o) {
+bool parseOptions(int argc, char** argv, Options* o) {
   const std::map<std::string, long*> flags = {{"--steps", &o->steps},
                                               {"--layers", &o->layers},
                                               {"--experts", &o->experts},
@@ -129,17 +129,17 @@ double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
 }
-double max_of(const std::vector<double>& v) {
+double maxOf(const std::vector<double>& v) {
   return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
 }
-double mean_of(const std::vector<double>& v) {
+double meanOf(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
-double ms_since(const QElapsedTimer& clock) {
+double msSince(const QElapsedTimer& clock) {
   return clock.nsecsElapsed() / 1e6;
 }
 
-double peak_rss_mb() {
+double peakRssMb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return usage.ru_maxrss / 1024.0;
@@ -166,7 +166,7 @@ class BenchApp : public QApplication {
     ++depth_;
     const bool done = QApplication::notify(receiver, event);
     --depth_;
-    page->busy_ms += ms_since(clock);
+    page->busy_ms += msSince(clock);
     return done;
   }
 
@@ -175,7 +175,7 @@ class BenchApp : public QApplication {
 };
 
 // Every plot's own replot time, into the page in view.
-void watch_replots(RunDashboard& dashboard, BenchApp* app) {
+void watchReplots(RunDashboard& dashboard, BenchApp* app) {
   for (QCustomPlot* plot : dashboard.findChildren<QCustomPlot*>()) {
     QObject::connect(plot, &QCustomPlot::afterReplot, plot, [plot, app] {
       if (!app->page) return;
@@ -187,14 +187,14 @@ void watch_replots(RunDashboard& dashboard, BenchApp* app) {
 
 // The producer: paced chunks every 10 ms (or as fast as the parser takes them, in 32 KB
 // chunks), handed to the GUI thread like readyRead; then finish().
-std::thread start_producer(const Options& o, TelemetryFeed& feed) {
+std::thread startProducer(const Options& o, TelemetryFeed& feed) {
   return std::thread([&o, &feed] {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     long generated = 0, s = o.prefill + 1;
     std::string chunk;
     auto append_step = [&] {
-      for (const auto& e : step_events(o, s)) {
+      for (const auto& e : stepEvents(o, s)) {
         chunk += protocol::event_line(protocol::to_json(e));
         chunk += '\n';
       }
@@ -225,13 +225,13 @@ std::thread start_producer(const Options& o, TelemetryFeed& feed) {
 }
 
 // Runs the event loop until nothing is queued (the replots a refresh queued, then their paint).
-void drain_events() {
+void drainEvents() {
   for (int i = 0; i < 4; ++i) QCoreApplication::processEvents();
 }
 
 // Feeds the rest of the run live; the bench's timers measure latency and redraw, with the page
 // in view following the run's progress (a quarter each). Returns the seconds it took.
-double run_live(const Options& o, BenchApp& app, RunDashboard& dashboard, TelemetryFeed& feed,
+double runLive(const Options& o, BenchApp& app, RunDashboard& dashboard, TelemetryFeed& feed,
                 std::vector<PageStats>& pages) {
   const std::shared_ptr<RunSeries> series = feed.series();
   int shown = 0;
@@ -244,7 +244,7 @@ double run_live(const Options& o, BenchApp& app, RunDashboard& dashboard, Teleme
   ticker.setTimerType(Qt::PreciseTimer);
   QObject::connect(&ticker, &QTimer::timeout, [&] {
     if (tick_clock.isValid())
-      app.page->lateness.push_back(std::max(0.0, ms_since(tick_clock) - 10));
+      app.page->lateness.push_back(std::max(0.0, msSince(tick_clock) - 10));
     tick_clock.restart();
   });
 
@@ -256,7 +256,7 @@ double run_live(const Options& o, BenchApp& app, RunDashboard& dashboard, Teleme
     const double done = (static_cast<double>(series->stats().step_rows) - o.prefill) / span;
     const int want = std::clamp(static_cast<int>(done * kPages), 0, kPages - 1);
     if (want != shown) {
-      app.page->shown_ms = ms_since(shown_clock);
+      app.page->shown_ms = msSince(shown_clock);
       shown_clock.restart();
       app.page = &pages[shown = want];
       dashboard.pages()->setCurrentIndex(shown);
@@ -266,7 +266,7 @@ double run_live(const Options& o, BenchApp& app, RunDashboard& dashboard, Teleme
     QElapsedTimer clock;
     clock.start();
     dashboard.refresh();
-    app.page->refresh.push_back(ms_since(clock));
+    app.page->refresh.push_back(msSince(clock));
   });
 
   QEventLoop loop;  // not app.exec(): QApplication::quit() would close the dashboard's window
@@ -275,67 +275,67 @@ double run_live(const Options& o, BenchApp& app, RunDashboard& dashboard, Teleme
   clock.start();
   ticker.start(10);
   redraw.start(40);
-  std::thread producer = start_producer(o, feed);
+  std::thread producer = startProducer(o, feed);
   loop.exec();
   producer.join();
   const double seconds = clock.elapsed() / 1e3;
   ticker.stop();
   redraw.stop();
   dashboard.refresh();  // the last rows
-  drain_events();
-  app.page->shown_ms = ms_since(shown_clock);
+  drainEvents();
+  app.page->shown_ms = msSince(shown_clock);
   app.page = nullptr;
   return seconds;
 }
 
 void report(const char* what, const std::vector<double>& ms) {
   std::printf("  %-27s n=%-5zu p50 %6.2f  p99 %7.2f  max %7.2f ms\n", what, ms.size(),
-              percentile(ms, 0.5), percentile(ms, 0.99), max_of(ms));
+              percentile(ms, 0.5), percentile(ms, 0.99), maxOf(ms));
 }
 
-void report_page(const QString& name, const PageStats& p) {
+void reportPage(const QString& name, const PageStats& p) {
   std::printf("%s: %.1f s in view, GUI thread busy %.0f%%\n", qPrintable(name), p.shown_ms / 1000,
               100 * p.busy_ms / std::max(1.0, p.shown_ms));
   report("event-loop lateness (10 ms)", p.lateness);
   report("refresh()", p.refresh);
   std::printf("  replot: in view n=%zu mean %.2f max %.2f ms; hidden n=%zu mean %.2f max %.2f ms\n",
-              p.replot_shown.size(), mean_of(p.replot_shown), max_of(p.replot_shown),
-              p.replot_hidden.size(), mean_of(p.replot_hidden), max_of(p.replot_hidden));
+              p.replot_shown.size(), meanOf(p.replot_shown), maxOf(p.replot_shown),
+              p.replot_hidden.size(), meanOf(p.replot_hidden), maxOf(p.replot_hidden));
 }
 
 // Each page against the complete series: the switch, its per-frame data work (see the header
 // comment) and each plot in view replotted at once.
-void measure_full_pages(RunDashboard& dashboard, const RunSeries& series) {
+void measureFullPages(RunDashboard& dashboard, const RunSeries& series) {
   std::printf("each page against the full series (ms):\n");
   for (int i = 0; i < kPages; ++i) {
     QWidget* page = dashboard.pages()->widget(i);
     QElapsedTimer clock;
     clock.start();
     dashboard.pages()->setCurrentIndex(i);
-    drain_events();
-    const double switch_ms = ms_since(clock);
+    drainEvents();
+    const double switch_ms = msSince(clock);
     clock.restart();
     if (page == dashboard.load()) {
       dashboard.load()->heatmap()->setStepRange(StepRange::all());  // stale: recomputed
       dashboard.load()->updateFrom(series);
     } else if (page == dashboard.phases()) {
-      (void)bin_phases(series.phases(), PhaseBreakdownPlot::kMaxBins);
+      (void)binPhases(series.phases(), PhaseBreakdownPlot::kMaxBins);
     } else {
       for (TimeSeriesPlot* plot : page->findChildren<TimeSeriesPlot*>()) plot->refreshView();
     }
-    const double update_ms = ms_since(clock);
+    const double update_ms = msSince(clock);
     std::vector<double> replots;
     for (QCustomPlot* plot : dashboard.findChildren<QCustomPlot*>()) {
       if (!plot->isVisible()) continue;
       clock.restart();
       plot->replot(QCustomPlot::rpImmediateRefresh);
-      replots.push_back(ms_since(clock));
+      replots.push_back(msSince(clock));
     }
-    drain_events();
+    drainEvents();
     std::printf(
         "  %-12s switch %6.1f  data %6.1f  %zu plots: replot mean %5.2f max %5.2f sum %5.1f\n",
         qPrintable(dashboard.pages()->tabText(i)), switch_ms, update_ms, replots.size(),
-        mean_of(replots), max_of(replots), std::accumulate(replots.begin(), replots.end(), 0.0));
+        meanOf(replots), maxOf(replots), std::accumulate(replots.begin(), replots.end(), 0.0));
   }
 }
 
@@ -344,7 +344,7 @@ void measure_full_pages(RunDashboard& dashboard, const RunSeries& series) {
 int main(int argc, char** argv) {
   BenchApp app(argc, argv);
   Options o;
-  if (!parse_options(argc, argv, &o)) return 2;
+  if (!parseOptions(argc, argv, &o)) return 2;
   // The dashboard keeps its splitter and page in QSettings: a throw-away store, not the user's.
   QTemporaryDir settings_dir;
   QSettings::setDefaultFormat(QSettings::IniFormat);
@@ -362,36 +362,36 @@ int main(int argc, char** argv) {
   QElapsedTimer clock;
   clock.start();
   for (long s = 1; s <= o.prefill; ++s) {  // --prefill: straight into the series
-    auto events = step_events(o, s);
+    auto events = stepEvents(o, s);
     series->apply(events);
   }
-  std::printf("prefill: %.1f s, peak RSS %.0f MB\n", clock.elapsed() / 1e3, peak_rss_mb());
+  std::printf("prefill: %.1f s, peak RSS %.0f MB\n", clock.elapsed() / 1e3, peakRssMb());
   RunDashboard dashboard(series, nullptr, QStringLiteral("bench"));
   dashboard.setAutoRefresh(false);  // every redraw is one the bench times
   dashboard.resize(1366, 860);
   dashboard.show();
-  watch_replots(dashboard, &app);
-  drain_events();
+  watchReplots(dashboard, &app);
+  drainEvents();
   clock.restart();
   dashboard.refresh();  // all the prefilled steps at once, as when a dashboard opens on a run
-  const double refresh_ms = ms_since(clock);
-  drain_events();
+  const double refresh_ms = msSince(clock);
+  drainEvents();
   std::printf("first draw: refresh %.1f ms, then %.1f ms to replot and paint; peak RSS %.0f MB\n",
-              refresh_ms, ms_since(clock) - refresh_ms, peak_rss_mb());
+              refresh_ms, msSince(clock) - refresh_ms, peakRssMb());
   std::vector<PageStats> pages(kPages);
-  const double seconds = run_live(o, app, dashboard, feed, pages);
+  const double seconds = runLive(o, app, dashboard, feed, pages);
 
   const TelemetryFeed::Stats fs = feed.stats();
   std::printf("fed %lld lines (%.1f MB) in %.1f s: %.0f lines/s, %lld malformed\n",
               static_cast<long long>(fs.lines), fs.bytes / 1e6, seconds, fs.lines / seconds,
               static_cast<long long>(fs.malformed));
-  for (int i = 0; i < kPages; ++i) report_page(dashboard.pages()->tabText(i), pages[i]);
-  measure_full_pages(dashboard, *series);
+  for (int i = 0; i < kPages; ++i) reportPage(dashboard.pages()->tabText(i), pages[i]);
+  measureFullPages(dashboard, *series);
   const RunSeriesStats ss = series->stats();
   std::printf("series: %zu steps, %zu layer rows, %.1f MB held, %.0f bytes/step (%s counts)\n",
               ss.step_rows, ss.layer_rows, ss.bytes / 1e6,
               static_cast<double>(ss.bytes) / std::max<size_t>(1, ss.step_rows),
               ss.wide_counts ? "32-bit" : "16-bit");
-  std::printf("peak RSS %.0f MB\n", peak_rss_mb());
+  std::printf("peak RSS %.0f MB\n", peakRssMb());
   return ss.step_rows == static_cast<size_t>(o.steps) && fs.malformed == 0 ? 0 : 1;
 }

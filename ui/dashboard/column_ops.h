@@ -18,7 +18,7 @@ struct RowSlot {
   bool insert = true;
 };
 
-inline RowSlot find_slot(const std::vector<double>& steps, double step) {
+inline RowSlot findSlot(const std::vector<double>& steps, double step) {
   if (steps.empty() || step > steps.back()) return {steps.size(), true};  // the usual append
   auto it = std::lower_bound(steps.begin(), steps.end(), step);
   return {static_cast<size_t>(it - steps.begin()), it == steps.end() || *it != step};
@@ -35,7 +35,7 @@ void put(std::vector<T>& column, RowSlot slot, V value) {
 
 // The same for a row of `width` values in a flat row-major array.
 template <class T>
-void put_row(std::vector<T>& flat, size_t width, RowSlot slot, const T* values) {
+void putRow(std::vector<T>& flat, size_t width, RowSlot slot, const T* values) {
   auto at = flat.begin() + static_cast<std::ptrdiff_t>(slot.row * width);
   if (slot.insert) {
     flat.insert(at, values, values + width);
@@ -45,7 +45,7 @@ void put_row(std::vector<T>& flat, size_t width, RowSlot slot, const T* values) 
 }
 
 // Rows [begin, end) whose step lies in `range`, cut to its last max_rows.
-inline std::pair<size_t, size_t> rows_in(const std::vector<double>& steps, const StepRange& range) {
+inline std::pair<size_t, size_t> rowsIn(const std::vector<double>& steps, const StepRange& range) {
   size_t begin = static_cast<size_t>(std::lower_bound(steps.begin(), steps.end(), range.first) -
                                      steps.begin());
   size_t end =
@@ -57,7 +57,7 @@ inline std::pair<size_t, size_t> rows_in(const std::vector<double>& steps, const
 
 // Rows [begin, end) of every source column appended to the matching destination column.
 template <size_t N>
-void copy_rows(const std::array<const std::vector<double>*, N>& from,
+void copyRows(const std::array<const std::vector<double>*, N>& from,
                const std::array<std::vector<double>*, N>& to, size_t begin, size_t end) {
   for (size_t i = 0; i < N; ++i) {
     to[i]->assign(from[i]->begin() + static_cast<std::ptrdiff_t>(begin),
@@ -66,12 +66,12 @@ void copy_rows(const std::array<const std::vector<double>*, N>& from,
 }
 
 template <size_t N>
-void reserve_rows(const std::array<std::vector<double>*, N>& columns, size_t rows) {
+void reserveRows(const std::array<std::vector<double>*, N>& columns, size_t rows) {
   for (auto* c : columns) c->reserve(rows);
 }
 
 template <size_t N>
-size_t column_bytes(const std::array<const std::vector<double>*, N>& columns) {
+size_t columnBytes(const std::array<const std::vector<double>*, N>& columns) {
   size_t bytes = 0;
   for (const auto* c : columns) bytes += c->capacity() * sizeof(double);
   return bytes;

@@ -22,16 +22,16 @@ void CompactCounts::put(RowSlot slot, const std::vector<int64_t>& values) {
   }
   if (!wide_ && largest > std::numeric_limits<uint16_t>::max()) widen();
   if (wide_) {
-    put_row(wide_values_, width_, slot, scratch_.data());
+    putRow(wide_values_, width_, slot, scratch_.data());
     return;
   }
   scratch16_.assign(scratch_.begin(), scratch_.end());
-  put_row(narrow_, width_, slot, scratch16_.data());
+  putRow(narrow_, width_, slot, scratch16_.data());
 }
 
 namespace {
 template <class T>
-void add_rows_of(const T* values, size_t width, size_t begin, size_t end, float* out) {
+void addRowsOf(const T* values, size_t width, size_t begin, size_t end, float* out) {
   for (size_t r = begin; r < end; ++r) {
     const T* row = values + r * width;
     for (size_t i = 0; i < width; ++i) out[i] += static_cast<float>(row[i]);
@@ -39,11 +39,11 @@ void add_rows_of(const T* values, size_t width, size_t begin, size_t end, float*
 }
 }  // namespace
 
-void CompactCounts::add_rows(size_t begin, size_t end, float* out) const {
+void CompactCounts::addRows(size_t begin, size_t end, float* out) const {
   if (wide_) {
-    add_rows_of(wide_values_.data(), width_, begin, end, out);
+    addRowsOf(wide_values_.data(), width_, begin, end, out);
   } else {
-    add_rows_of(narrow_.data(), width_, begin, end, out);
+    addRowsOf(narrow_.data(), width_, begin, end, out);
   }
 }
 
@@ -72,12 +72,12 @@ size_t CompactCounts::bytes() const {
   return narrow_.capacity() * sizeof(uint16_t) + wide_values_.capacity() * sizeof(int32_t);
 }
 
-uint16_t quantize_share(double value) {
+uint16_t quantizeShare(double value) {
   if (std::isnan(value)) return kNanShare;
   return static_cast<uint16_t>(std::lround(std::clamp(value, 0.0, 1.0) * kShareScale));
 }
 
-double dequantize_share(uint16_t q) {
+double dequantizeShare(uint16_t q) {
   if (q == kNanShare) return std::numeric_limits<double>::quiet_NaN();
   return q / kShareScale;
 }

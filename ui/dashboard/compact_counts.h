@@ -26,7 +26,7 @@ class CompactCounts {
     return wide_ ? wide_values_[i] : static_cast<int32_t>(narrow_[i]);
   }
   // out[i] += the sum of column i over rows [begin, end): the heatmap's inner loop, on raw rows.
-  void add_rows(size_t begin, size_t end, float* out) const;
+  void addRows(size_t begin, size_t end, float* out) const;
   void reserve(size_t rows);
   void clear();
   size_t bytes() const;
@@ -44,7 +44,7 @@ class CompactCounts {
 
 // Importance (mean router probability, in [0, 1]) as 16-bit fixed point: resolution 1.5e-5,
 // invisible in a plot, a quarter of a double. NaN is kept as NaN.
-uint16_t quantize_share(double value);
-double dequantize_share(uint16_t q);
+uint16_t quantizeShare(double value);
+double dequantizeShare(uint16_t q);
 
 }  // namespace moe::ui::detail

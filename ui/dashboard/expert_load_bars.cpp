@@ -8,12 +8,12 @@
 namespace moe::ui {
 
 namespace {
-const QColor kKeptColor = series_color(0);      // blue
-const QColor kOverflowColor = series_color(3);  // vermillion
+const QColor kKeptColor = seriesColor(0);      // blue
+const QColor kOverflowColor = seriesColor(3);  // vermillion
 }  // namespace
 
 ExpertLoadBars::ExpertLoadBars(QWidget* parent) : QCustomPlot(parent) {
-  style_plot(this, tr("expert"), tr("tokens routed"));
+  stylePlot(this, tr("expert"), tr("tokens routed"));
   setInteractions({});  // every expert fits; the axes follow the data
   setMinimumHeight(180);
   xAxis->grid()->setVisible(false);
@@ -84,7 +84,7 @@ void ExpertLoadBars::updateFrom(const RunSeries& series) {
   source_ = &series;
   source_version_ = version;
   stale_ = false;
-  const auto load = series.expert_load(layer_);
+  const auto load = series.expertLoad(layer_);
   if (!load || load->counts.empty()) {
     clearBars();
     replot(QCustomPlot::rpQueuedReplot);

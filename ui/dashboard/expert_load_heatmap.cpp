@@ -17,7 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 ExpertLoadHeatmap::ExpertLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
-  style_plot(this, tr("step"), tr("expert"));
+  stylePlot(this, tr("step"), tr("expert"));
   setInteractions({});  // the map always shows the chosen range whole; hover tells the values
   setMinimumHeight(180);
   xAxis->grid()->setVisible(false);
@@ -31,8 +31,8 @@ ExpertLoadHeatmap::ExpertLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
   map_ = new QCPColorMap(xAxis, yAxis);
   map_->setInterpolate(false);  // a cell is one bin: blurring them would invent values
   map_->setTightBoundary(false);
-  scale_ = add_color_scale(this, map_, tr("tokens"));
-  map_->setGradient(viridis_gradient());  // after the scale, which would impose its own
+  scale_ = addColorScale(this, map_, tr("tokens"));
+  map_->setGradient(viridisGradient());  // after the scale, which would impose its own
 
   connect(this, &QCustomPlot::mouseMove, this, &ExpertLoadHeatmap::showTooltip);
 }
@@ -62,7 +62,7 @@ void ExpertLoadHeatmap::updateFrom(const RunSeries& series) {
   const size_t bins = binsForWidth(axisRect()->width() > 0 ? axisRect()->width() : width());
   const uint64_t version = series.version();
   if (!stale_ && &series == source_ && version == source_version_ && bins == source_bins_) return;
-  matrix_ = series.load_matrix(layer_, range_, bins, LoadValue::kCounts);
+  matrix_ = series.loadMatrix(layer_, range_, bins, LoadValue::kCounts);
   source_ = &series;
   source_version_ = version;
   source_bins_ = bins;
@@ -82,7 +82,7 @@ double ExpertLoadHeatmap::cellValue(size_t bin, size_t expert) const {
 
 void ExpertLoadHeatmap::rebuild() {
   const bool relative = kind_ == Kind::kRelative;
-  map_->setGradient(relative ? balance_gradient() : viridis_gradient());
+  map_->setGradient(relative ? balanceGradient() : viridisGradient());
   scale_->axis()->setLabel(relative ? tr("load / mean") : tr("tokens"));
   const int bins = static_cast<int>(matrix_.bins), experts = static_cast<int>(matrix_.experts);
   if (bins == 0 || experts == 0) {
@@ -121,8 +121,8 @@ void ExpertLoadHeatmap::rebuild() {
 
 QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
   if (!map_->visible()) return {};
-  const int bin = cell_index(step, map_->data()->keyRange(), static_cast<int>(matrix_.bins));
-  const int e = cell_index(expert, map_->data()->valueRange(), static_cast<int>(matrix_.experts));
+  const int bin = cellIndex(step, map_->data()->keyRange(), static_cast<int>(matrix_.bins));
+  const int e = cellIndex(expert, map_->data()->valueRange(), static_cast<int>(matrix_.experts));
   if (bin < 0 || e < 0) return {};
   const double first = matrix_.first_step[bin], last = matrix_.last_step[bin];
   const QString steps = first == last
@@ -134,14 +134,14 @@ QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
     for (size_t i = 0; i < matrix_.experts; ++i) sum += matrix_.at(bin, i);
     return sum > 0 ? count * static_cast<double>(matrix_.experts) / sum : kNaN;
   }();
-  QString text = tr("expert %1, %2: %3 tokens").arg(e).arg(steps, format_count(count));
+  QString text = tr("expert %1, %2: %3 tokens").arg(e).arg(steps, formatCount(count));
   if (std::isfinite(mean_share)) text += tr(" (%1x mean)").arg(mean_share, 0, 'f', 1);
   return text;
 }
 
 void ExpertLoadHeatmap::showTooltip(QMouseEvent* event) {
   const QPointF at = event->position();
-  show_plot_tooltip(this, event,
+  showPlotTooltip(this, event,
                     tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
 }
 

@@ -1,6 +1,6 @@
 // ExpertLoadHeatmap: one MoE layer's tokens per expert over the run, experts (y) x steps (x).
 // Consecutive logged steps are averaged into about one cell per two pixels of width
-// (RunSeries::load_matrix), so a long run costs no more to draw than a short one.
+// (RunSeries::loadMatrix), so a long run costs no more to draw than a short one.
 //
 // Two ways to colour a cell:
 // - kCounts: tokens routed to the expert (averaged over the cell's steps), viridis.

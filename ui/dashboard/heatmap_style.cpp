@@ -5,7 +5,7 @@
 
 namespace moe::ui {
 
-QCPColorGradient viridis_gradient() {
+QCPColorGradient viridisGradient() {
   QCPColorGradient g;
   g.clearColorStops();
   g.setColorStopAt(0.000, QColor(0x44, 0x01, 0x54));
@@ -22,7 +22,7 @@ QCPColorGradient viridis_gradient() {
   return g;
 }
 
-QCPColorGradient balance_gradient() {
+QCPColorGradient balanceGradient() {
   QCPColorGradient g;
   g.clearColorStops();
   g.setColorStopAt(0.00, QColor(0x21, 0x66, 0xac));
@@ -35,7 +35,7 @@ QCPColorGradient balance_gradient() {
   return g;
 }
 
-QCPColorScale* add_color_scale(QCustomPlot* plot, QCPColorMap* map, const QString& label) {
+QCPColorScale* addColorScale(QCustomPlot* plot, QCPColorMap* map, const QString& label) {
   auto* scale = new QCPColorScale(plot);
   plot->plotLayout()->addElement(0, 1, scale);
   scale->setType(QCPAxis::atRight);
@@ -54,13 +54,13 @@ QCPColorScale* add_color_scale(QCustomPlot* plot, QCPColorMap* map, const QStrin
   return scale;
 }
 
-QCPRange cell_centre_range(double lo_edge, double hi_edge, int cells) {
+QCPRange cellCentreRange(double lo_edge, double hi_edge, int cells) {
   if (cells <= 1) return QCPRange(lo_edge, hi_edge);
   const double half = (hi_edge - lo_edge) / (2.0 * cells);
   return QCPRange(lo_edge + half, hi_edge - half);
 }
 
-int cell_index(double coord, const QCPRange& range, int cells) {
+int cellIndex(double coord, const QCPRange& range, int cells) {
   if (cells <= 0 || !std::isfinite(coord)) return -1;
   double lo = range.lower, hi = range.upper;
   if (cells > 1) {  // back from the outer cells' centres to their edges
@@ -73,13 +73,13 @@ int cell_index(double coord, const QCPRange& range, int cells) {
   return index < cells ? index : cells - 1;
 }
 
-QString format_count(double count) {
+QString formatCount(double count) {
   if (!std::isfinite(count)) return QStringLiteral("–");
   const bool whole = std::abs(count - std::round(count)) < 0.05;
   return QString::number(count, 'f', whole || std::abs(count) >= 100 ? 0 : 1);
 }
 
-void show_plot_tooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text) {
+void showPlotTooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text) {
   if (text.isEmpty()) {
     QToolTip::hideText();
   } else {

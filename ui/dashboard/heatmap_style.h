@@ -11,27 +11,27 @@ namespace moe::ui {
 
 // Sequential and perceptually uniform (matplotlib's viridis, by hand: QCustomPlot 2.1.0 has no
 // gpViridis), for absolute values such as tokens routed.
-QCPColorGradient viridis_gradient();
+QCPColorGradient viridisGradient();
 // Diverging around the middle (ColorBrewer's RdBu, reversed): blue = underused, near-white =
 // balanced, red = overloaded. Meant for a 0..2 range of load / mean load. NaN is transparent.
-QCPColorGradient balance_gradient();
+QCPColorGradient balanceGradient();
 
 // A colour scale to the right of the plot's axis rect, sharing its top and bottom margins so the
 // two line up, labelled and styled like style_plot's axes.
-QCPColorScale* add_color_scale(QCustomPlot* plot, QCPColorMap* map, const QString& label);
+QCPColorScale* addColorScale(QCustomPlot* plot, QCPColorMap* map, const QString& label);
 
 // The colour map range for `cells` equal cells that together cover [lo_edge, hi_edge]: QCPColorMap
 // centres its outer cells on the range's ends, so the range runs between the outer cells' centres
 // (and a single cell's range is its edges).
-QCPRange cell_centre_range(double lo_edge, double hi_edge, int cells);
+QCPRange cellCentreRange(double lo_edge, double hi_edge, int cells);
 // The cell of a colour map dimension under `coord` (the inverse of the above), or -1.
-int cell_index(double coord, const QCPRange& range, int cells);
+int cellIndex(double coord, const QCPRange& range, int cells);
 
 // Shows `text` as the tooltip at the mouse, or hides the tooltip when it is empty (the mouse is
 // off the cells).
-void show_plot_tooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text);
+void showPlotTooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text);
 
 // A count for a tooltip: "312", or "3.4" when small enough that the fraction says something.
-QString format_count(double count);
+QString formatCount(double count);
 
 }  // namespace moe::ui

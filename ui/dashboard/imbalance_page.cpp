@@ -54,14 +54,14 @@ int ImbalancePage::curveFor(const Metric& metric, int64_t layer) {
   const int index = layer_order_.value(layer);
   while (metric.plot->curveCount() <= index) {
     const int n = metric.plot->curveCount();
-    metric.plot->addCurve(tr("layer %1").arg(layer_order_.key(n)), QPen(series_color(n), 1.5));
+    metric.plot->addCurve(tr("layer %1").arg(layer_order_.key(n)), QPen(seriesColor(n), 1.5));
   }
   return index;
 }
 
 void ImbalancePage::apply(const RunSnapshot& delta) {
   if (delta.reset) {
-    const auto rows = static_cast<qsizetype>(expected_rows(delta.info.config));
+    const auto rows = static_cast<qsizetype>(expectedRows(delta.info.config));
     for (TimeSeriesPlot* plot : plots_) {
       plot->removeCurves();
       plot->reserveRows(rows);

@@ -17,7 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 LayerLoadHeatmap::LayerLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
-  style_plot(this, tr("expert"), tr("layer"));
+  stylePlot(this, tr("expert"), tr("layer"));
   setInteractions({});  // a few layers by a few dozen experts fit whole; nothing to pan
   setMinimumHeight(180);
   xAxis->grid()->setVisible(false);
@@ -33,9 +33,9 @@ LayerLoadHeatmap::LayerLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
   map_ = new QCPColorMap(xAxis, yAxis);
   map_->setInterpolate(false);
   map_->setTightBoundary(false);
-  add_color_scale(this, map_, tr("load / mean"));
+  addColorScale(this, map_, tr("load / mean"));
   // After the scale: a map takes over its scale's gradient and range when it gets one.
-  map_->setGradient(balance_gradient());
+  map_->setGradient(balanceGradient());
   map_->setDataRange(QCPRange(0, 2));
 
   connect(this, &QCustomPlot::mouseMove, this, &LayerLoadHeatmap::showTooltip);
@@ -46,7 +46,7 @@ void LayerLoadHeatmap::updateFrom(const RunSeries& series) {
   if (&series == source_ && version == source_version_) return;
   source_ = &series;
   source_version_ = version;
-  loads_ = series.latest_expert_loads();
+  loads_ = series.latestExpertLoads();
   rebuild();
 }
 
@@ -75,8 +75,8 @@ void LayerLoadHeatmap::rebuild() {
     return;
   }
   map_->data()->setSize(experts, rows);
-  map_->data()->setRange(cell_centre_range(-0.5, experts - 0.5, experts),
-                         cell_centre_range(-0.5, rows - 0.5, rows));
+  map_->data()->setRange(cellCentreRange(-0.5, experts - 0.5, experts),
+                         cellCentreRange(-0.5, rows - 0.5, rows));
   for (int r = 0; r < rows; ++r) {
     layer_ticks->addTick(r, QString::number(loads_[r].layer));
     for (int e = 0; e < experts; ++e) map_->data()->setCell(e, r, relativeLoad(r, e));
@@ -89,8 +89,8 @@ void LayerLoadHeatmap::rebuild() {
 
 QString LayerLoadHeatmap::tooltipAt(double expert, double row) const {
   if (!map_->visible()) return {};
-  const int e = cell_index(expert, map_->data()->keyRange(), static_cast<int>(max_experts_));
-  const int r = cell_index(row, map_->data()->valueRange(), static_cast<int>(loads_.size()));
+  const int e = cellIndex(expert, map_->data()->keyRange(), static_cast<int>(max_experts_));
+  const int r = cellIndex(row, map_->data()->valueRange(), static_cast<int>(loads_.size()));
   if (e < 0 || r < 0) return {};
   const protocol::ExpertLoadEvent& load = loads_[r];
   if (static_cast<size_t>(e) >= load.counts.size()) {
@@ -99,7 +99,7 @@ QString LayerLoadHeatmap::tooltipAt(double expert, double row) const {
   QString text = tr("layer %1, expert %2: %3 tokens")
                      .arg(load.layer)
                      .arg(e)
-                     .arg(format_count(static_cast<double>(load.counts[e])));
+                     .arg(formatCount(static_cast<double>(load.counts[e])));
   const double relative = relativeLoad(r, e);
   if (std::isfinite(relative)) text += tr(", %1x mean").arg(relative, 0, 'f', 2);
   return text + tr(" (step %1)").arg(load.step);
@@ -107,7 +107,7 @@ QString LayerLoadHeatmap::tooltipAt(double expert, double row) const {
 
 void LayerLoadHeatmap::showTooltip(QMouseEvent* event) {
   const QPointF at = event->position();
-  show_plot_tooltip(this, event,
+  showPlotTooltip(this, event,
                     tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
 }
 

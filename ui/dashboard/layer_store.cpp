@@ -16,7 +16,7 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   const size_t n = experts();
   if (e.counts.size() != n || e.kept.size() != n || e.importance.size() != n) return false;
   const double step = static_cast<double>(e.step);
-  const RowSlot slot = find_slot(scalars_.step, step);
+  const RowSlot slot = findSlot(scalars_.step, step);
   put(scalars_.step, slot, step);
   put(scalars_.t, slot, e.t);
   put(scalars_.capacity, slot, static_cast<double>(e.capacity));
@@ -30,8 +30,8 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   put(scalars_.z_loss, slot, e.z_loss);
   counts_.put(slot, e.counts);
   scratch_.resize(n);
-  for (size_t i = 0; i < n; ++i) scratch_[i] = quantize_share(e.importance[i]);
-  put_row(importance_, n, slot, scratch_.data());
+  for (size_t i = 0; i < n; ++i) scratch_[i] = quantizeShare(e.importance[i]);
+  putRow(importance_, n, slot, scratch_.data());
 
   bool derived = true;
   for (size_t i = 0; i < n && derived; ++i) {
@@ -52,7 +52,7 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
 }
 
 void LayerStore::reserve(size_t rows) {
-  reserve_rows(scalars_.columns(), rows);
+  reserveRows(scalars_.columns(), rows);
   counts_.reserve(rows);
   importance_.reserve(rows * experts());
 }
@@ -62,12 +62,12 @@ LayerColumns LayerStore::columns(const StepRange& range) const {
   out.layer = scalars_.layer;
   out.experts = scalars_.experts;
   out.replace_from = range.first;
-  auto [begin, end] = rows_in(scalars_.step, range);
-  copy_rows(scalars_.columns(), out.columns(), begin, end);
+  auto [begin, end] = rowsIn(scalars_.step, range);
+  copyRows(scalars_.columns(), out.columns(), begin, end);
   return out;
 }
 
-std::optional<LayerColumns> LayerStore::changes_since(uint64_t version) const {
+std::optional<LayerColumns> LayerStore::changesSince(uint64_t version) const {
   std::optional<double> from = changes_.since(version);
   if (!from) return std::nullopt;
   LayerColumns out = columns(StepRange::between(*from, std::numeric_limits<double>::infinity()));
@@ -103,7 +103,7 @@ std::optional<protocol::ExpertLoadEvent> LayerStore::row(std::optional<double> s
   for (size_t i = 0; i < n; ++i) {
     e.counts[i] = counts_.at(r, i);
     e.kept[i] = static_cast<int64_t>(value(r, i, LoadValue::kKept));
-    e.importance[i] = dequantize_share(importance_[r * n + i]);
+    e.importance[i] = dequantizeShare(importance_[r * n + i]);
   }
   return e;
 }
@@ -113,7 +113,7 @@ double LayerStore::value(size_t row, size_t expert, LoadValue what) const {
     case LoadValue::kCounts:
       return counts_.at(row, expert);
     case LoadValue::kImportance:
-      return dequantize_share(importance_[row * experts() + expert]);
+      return dequantizeShare(importance_[row * experts() + expert]);
     case LoadValue::kKept:
       break;
   }
@@ -128,7 +128,7 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
   LoadMatrix m;
   m.layer = scalars_.layer;
   m.experts = experts();
-  auto [begin, end] = rows_in(scalars_.step, range);
+  auto [begin, end] = rowsIn(scalars_.step, range);
   const size_t rows = end - begin;
   if (rows == 0 || max_bins == 0) return m;
   m.bins = std::min(rows, max_bins);
@@ -144,7 +144,7 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
     for (size_t r = lo; r < hi; ++r)
       m.max_capacity = std::max(m.max_capacity, scalars_.capacity[r]);
     if (what == LoadValue::kCounts) {  // the common case, on raw rows
-      counts_.add_rows(lo, hi, out);
+      counts_.addRows(lo, hi, out);
     } else {
       for (size_t r = lo; r < hi; ++r) {
         for (size_t i = 0; i < m.experts; ++i) out[i] += static_cast<float>(value(r, i, what));
@@ -162,7 +162,7 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
 size_t LayerStore::bytes() const {
   size_t kept = 0;
   for (const auto& [step, values] : kept_exceptions_) kept += 64 + values.capacity() * 4;
-  return column_bytes(std::as_const(scalars_).columns()) + counts_.bytes() +
+  return columnBytes(std::as_const(scalars_).columns()) + counts_.bytes() +
          importance_.capacity() * sizeof(uint16_t) + kept;
 }
 

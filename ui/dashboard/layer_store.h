@@ -33,7 +33,7 @@ class LayerStore {
   // The scalar columns within `range`.
   LayerColumns columns(const StepRange& range) const;
   // The rows changed after `version`; nothing when none did.
-  std::optional<LayerColumns> changes_since(uint64_t version) const;
+  std::optional<LayerColumns> changesSince(uint64_t version) const;
 
   // The whole row at `step`, or the latest one before it; the newest row without a step.
   std::optional<protocol::ExpertLoadEvent> row(std::optional<double> step) const;

@@ -8,25 +8,25 @@
 
 namespace moe::ui {
 
-size_t phase_rank(const std::string& name) {
+size_t phaseRank(const std::string& name) {
   const auto& spec = protocol::kPhaseNames;
   return static_cast<size_t>(std::find(spec.begin(), spec.end(), name) - spec.begin());
 }
 
-double PhaseBins::total_ms(size_t bin) const {
+double PhaseBins::totalMs(size_t bin) const {
   double total = 0;
   for (const auto& phase : mean_ms) total += phase[bin];
   return total;
 }
 
-PhaseBins bin_phases(const PhaseColumns& phases, size_t max_bins) {
+PhaseBins binPhases(const PhaseColumns& phases, size_t max_bins) {
   PhaseBins out;
   const size_t rows = phases.size();
   // RunSeries keeps phases in the order first seen; the stack wants SPEC order.
   std::vector<size_t> order(phases.names.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return phase_rank(phases.names[a]) < phase_rank(phases.names[b]);
+    return phaseRank(phases.names[a]) < phaseRank(phases.names[b]);
   });
   order.erase(std::remove_if(order.begin(), order.end(),
                              [&](size_t i) {

@@ -1,5 +1,5 @@
 // Phase times decimated for drawing: consecutive logged steps grouped into at most `max_bins`
-// bins (rows / bins rows each, give or take one, like RunSeries::load_matrix), and each phase's
+// bins (rows / bins rows each, give or take one, like RunSeries::loadMatrix), and each phase's
 // milliseconds averaged within a bin. Plain C++, so the averaging is testable without a plot.
 #pragma once
 
@@ -23,12 +23,12 @@ struct PhaseBins {
   double width = 1;  // a bin's width in steps (the mean over bins: all equal when logging is even)
 
   size_t size() const { return centre.size(); }
-  double total_ms(size_t bin) const;
+  double totalMs(size_t bin) const;
 };
 
-PhaseBins bin_phases(const PhaseColumns& phases, size_t max_bins);
+PhaseBins binPhases(const PhaseColumns& phases, size_t max_bins);
 
 // Where a phase sits in SPEC order; names outside the SPEC come after, ranked equal.
-size_t phase_rank(const std::string& name);
+size_t phaseRank(const std::string& name);
 
 }  // namespace moe::ui

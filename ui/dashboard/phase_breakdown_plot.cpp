@@ -13,7 +13,7 @@
 namespace moe::ui {
 
 PhaseBreakdownPlot::PhaseBreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
-  style_plot(this, tr("step"), tr("ms per step"));
+  stylePlot(this, tr("step"), tr("ms per step"));
   setInteractions({});  // the bins cover the whole run; zooming would only enlarge them
   setMinimumHeight(180);
   xAxis->grid()->setVisible(false);
@@ -40,11 +40,11 @@ PhaseBreakdownPlot::PhaseBreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
 }
 
 QColor PhaseBreakdownPlot::phaseColor(const std::string& name) {
-  const size_t rank = phase_rank(name);
+  const size_t rank = phaseRank(name);
   if (name == "other") return QColor(190, 190, 190);  // the rest: quiet grey
-  if (rank < protocol::kPhaseNames.size()) return series_color(static_cast<int>(rank));
+  if (rank < protocol::kPhaseNames.size()) return seriesColor(static_cast<int>(rank));
   // Names outside the SPEC: a lighter palette colour, stable per name.
-  return series_color(static_cast<int>(std::hash<std::string>{}(name) % 6)).lighter(140);
+  return seriesColor(static_cast<int>(std::hash<std::string>{}(name) % 6)).lighter(140);
 }
 
 void PhaseBreakdownPlot::updateFrom(const RunSeries& series) {
@@ -53,7 +53,7 @@ void PhaseBreakdownPlot::updateFrom(const RunSeries& series) {
   source_ = &series;
   source_version_ = version;
   const std::vector<std::string> old_names = bins_.names;
-  bins_ = bin_phases(series.phases(), kMaxBins);
+  bins_ = binPhases(series.phases(), kMaxBins);
   if (bins_.names != old_names) rebuildBars();
 
   const QVector<double> keys(bins_.centre.begin(), bins_.centre.end());
@@ -63,7 +63,7 @@ void PhaseBreakdownPlot::updateFrom(const RunSeries& series) {
     bars_[p]->setData(keys, QVector<double>(bins_.mean_ms[p].begin(), bins_.mean_ms[p].end()),
                       true);
   }
-  for (size_t b = 0; b < bins_.size(); ++b) top = std::max(top, bins_.total_ms(b));
+  for (size_t b = 0; b < bins_.size(); ++b) top = std::max(top, bins_.totalMs(b));
   if (bins_.size() > 0) {
     xAxis->setRange(bins_.centre.front() - bins_.width / 2, bins_.centre.back() + bins_.width / 2);
   } else {
@@ -101,7 +101,7 @@ QString PhaseBreakdownPlot::tooltipAt(double step) const {
   if (std::abs(step - bins_.centre[bin]) > bins_.width / 2) return {};
 
   const double first = bins_.first_step[bin], last = bins_.last_step[bin];
-  const double total = bins_.total_ms(bin);
+  const double total = bins_.totalMs(bin);
   QString text = (first == last ? tr("step %1").arg(first, 0, 'f', 0)
                                 : tr("steps %1–%2").arg(first, 0, 'f', 0).arg(last, 0, 'f', 0)) +
                  tr(": %1 ms per step").arg(total, 0, 'f', 2);
@@ -116,7 +116,7 @@ QString PhaseBreakdownPlot::tooltipAt(double step) const {
 }
 
 void PhaseBreakdownPlot::showTooltip(QMouseEvent* event) {
-  show_plot_tooltip(this, event, tooltipAt(xAxis->pixelToCoord(event->position().x())));
+  showPlotTooltip(this, event, tooltipAt(xAxis->pixelToCoord(event->position().x())));
 }
 
 }  // namespace moe::ui

@@ -17,7 +17,7 @@ struct Streak {
 
 // The bad streak that ends at the latest row, when it is sustained (routing_collapse.h).
 template <typename IsBad>
-std::optional<Streak> current_streak(const std::vector<double>& column, IsBad is_bad,
+std::optional<Streak> currentStreak(const std::vector<double>& column, IsBad is_bad,
                                      const CollapseThresholds& t) {
   const size_t n = column.size();
   size_t first = n;
@@ -47,7 +47,7 @@ format(const char* pattern, ...) {
   return buffer;
 }
 
-RoutingWarning make_warning(const LayerColumns& layer, RoutingProblem kind, const Streak& streak,
+RoutingWarning makeWarning(const LayerColumns& layer, RoutingProblem kind, const Streak& streak,
                             const std::vector<double>& column) {
   RoutingWarning w;
   w.layer = layer.layer;
@@ -61,7 +61,7 @@ RoutingWarning make_warning(const LayerColumns& layer, RoutingProblem kind, cons
 
 }  // namespace
 
-std::vector<RoutingWarning> detect_routing_problems(const std::vector<LayerColumns>& layers,
+std::vector<RoutingWarning> detectRoutingProblems(const std::vector<LayerColumns>& layers,
                                                     const CollapseThresholds& t) {
   std::vector<RoutingWarning> out;
   const auto layer_name = [](int64_t layer) { return static_cast<long long>(layer); };
@@ -72,19 +72,19 @@ std::vector<RoutingWarning> detect_routing_problems(const std::vector<LayerColum
     const auto dead = [](double d) { return d > 0; };
     const auto imbalanced = [&](double m) { return m > t.max_over_mean; };
 
-    const auto collapse = current_streak(layer.load_entropy, collapsed, t);
+    const auto collapse = currentStreak(layer.load_entropy, collapsed, t);
     if (collapse) {
       RoutingWarning w =
-          make_warning(layer, RoutingProblem::kCollapse, *collapse, layer.load_entropy);
+          makeWarning(layer, RoutingProblem::kCollapse, *collapse, layer.load_entropy);
       w.message =
           format("Layer %lld: routing collapsed \u2014 load entropy %.2f (< %g) since step %lld",
                  layer_name(layer.layer), w.value, t.min_load_entropy,
                  static_cast<long long>(w.since_step));
       out.push_back(std::move(w));
     }
-    if (const auto streak = current_streak(layer.dead_experts, dead, t)) {
+    if (const auto streak = currentStreak(layer.dead_experts, dead, t)) {
       RoutingWarning w =
-          make_warning(layer, RoutingProblem::kDeadExperts, *streak, layer.dead_experts);
+          makeWarning(layer, RoutingProblem::kDeadExperts, *streak, layer.dead_experts);
       const long long span = w.latest_step - w.since_step;
       w.message = format("Layer %lld: %lld of %zu experts dead for %lld step%s (since step %lld)",
                          layer_name(layer.layer), std::llround(w.value), layer.experts, span,
@@ -92,9 +92,9 @@ std::vector<RoutingWarning> detect_routing_problems(const std::vector<LayerColum
       out.push_back(std::move(w));
     }
     if (collapse) continue;  // a collapsed layer is imbalanced too: say the stronger thing
-    if (const auto streak = current_streak(layer.max_over_mean, imbalanced, t)) {
+    if (const auto streak = currentStreak(layer.max_over_mean, imbalanced, t)) {
       RoutingWarning w =
-          make_warning(layer, RoutingProblem::kImbalanced, *streak, layer.max_over_mean);
+          makeWarning(layer, RoutingProblem::kImbalanced, *streak, layer.max_over_mean);
       w.message = format(
           "Layer %lld: load imbalanced \u2014 busiest expert at %.1fx the mean load (> %g) since "
           "step %lld",
@@ -105,7 +105,7 @@ std::vector<RoutingWarning> detect_routing_problems(const std::vector<LayerColum
   return out;
 }
 
-const char* routing_problem_name(RoutingProblem kind) {
+const char* routingProblemName(RoutingProblem kind) {
   switch (kind) {
     case RoutingProblem::kCollapse:
       return "collapse";

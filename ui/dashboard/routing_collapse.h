@@ -21,7 +21,7 @@
 //   layer is always imbalanced too; saying so twice adds nothing).
 // Warnings come ordered by layer, then Collapse, DeadExperts, Imbalanced.
 // Pass whole columns (RunSeries::layer(l)) for an exact since_step; a window of the last W >=
-// sustained_rows rows (StepRange::last_rows(W)) gives the same warnings, but their since_step is
+// sustained_rows rows (StepRange::lastRows(W)) gives the same warnings, but their since_step is
 // no earlier than the window's first step.
 #pragma once
 
@@ -54,10 +54,10 @@ struct RoutingWarning {
   std::string message;
 };
 
-std::vector<RoutingWarning> detect_routing_problems(const std::vector<LayerColumns>& layers,
+std::vector<RoutingWarning> detectRoutingProblems(const std::vector<LayerColumns>& layers,
                                                     const CollapseThresholds& t = {});
 
 // "collapse", "dead experts", "imbalanced" (for a label or a log line).
-const char* routing_problem_name(RoutingProblem kind);
+const char* routingProblemName(RoutingProblem kind);
 
 }  // namespace moe::ui

@@ -161,14 +161,14 @@ void RunDashboard::refresh() {
   if (drawn_version_ == 0) {
     readWholeRun();
   } else {
-    const RunSnapshot delta = series_->changes_since(drawn_version_);
+    const RunSnapshot delta = series_->changesSince(drawn_version_);
     drawn_version_ = delta.version;
     applyToPages(delta);
   }
   const RunInfo info = series_->info();
-  const auto end = series_->run_end();
+  const auto end = series_->runEnd();
   if (!run_) {
-    const StepColumns last = series_->steps(StepRange::last_rows(1));
+    const StepColumns last = series_->steps(StepRange::lastRows(1));
     header_->showRecord(info, end, last.size() ? static_cast<qint64>(last.step.back()) : 0);
   }
   refreshSlowViews(end.has_value());
@@ -191,7 +191,7 @@ void RunDashboard::applyToPages(const RunSnapshot& delta) {
 // while it reads come again in the next delta, which leaves rows already held as they are.
 void RunDashboard::readWholeRun() {
   const uint64_t version = series_->version();
-  const StepColumns last = series_->steps(StepRange::last_rows(1));
+  const StepColumns last = series_->steps(StepRange::lastRows(1));
   const double last_step = last.size() ? last.step.back() : 0;
   const auto rows = static_cast<double>(std::max<size_t>(series_->stats().step_rows, 1));
   // About kReadSliceRows logged rows a slice, whatever telemetry.every is.
@@ -221,11 +221,11 @@ void RunDashboard::refreshSlowViews(bool now) {
 void RunDashboard::updateWarnings() {
   std::vector<LayerColumns> layers;
   for (int64_t layer : series_->layers()) {
-    if (auto columns = series_->layer(layer, StepRange::last_rows(kWarningRows)))
+    if (auto columns = series_->layer(layer, StepRange::lastRows(kWarningRows)))
       layers.push_back(std::move(*columns));
   }
   QStringList warnings;
-  for (const RoutingWarning& w : detect_routing_problems(layers))
+  for (const RoutingWarning& w : detectRoutingProblems(layers))
     warnings << QString::fromStdString(w.message);
   if (warnings == warnings_) return;
   warnings_ = warnings;

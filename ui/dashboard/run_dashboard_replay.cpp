@@ -32,10 +32,10 @@ RunDashboard* RunDashboard::replay(const QString& run_dir, QWidget* parent) {
   return dashboard;
 }
 
-// Reads what was appended to metrics.jsonl since the last look; stops at run_end (or when the
+// Reads what was appended to metrics.jsonl since the last look; stops at runEnd (or when the
 // file shrank: it is not the file that was read).
 void RunDashboard::followFile() {
-  if (!replay_feed_ || series_->run_end()) {
+  if (!replay_feed_ || series_->runEnd()) {
     if (follow_timer_.isActive()) replay_feed_->finish();  // the end: a final replayFinished
     follow_timer_.stop();
     return;

@@ -10,7 +10,7 @@
 
 namespace moe::ui {
 
-QString format_eta(double seconds) {
+QString formatEta(double seconds) {
   if (seconds < 0) return QObject::tr("ETA –");
   const int s = static_cast<int>(std::lround(seconds));
   const QChar zero('0');
@@ -122,7 +122,7 @@ void RunHeader::offerResume(bool stopped_early) {
 void RunHeader::showProgress(qint64 step, qint64 total, double eta_seconds) {
   progress_->setRange(0, static_cast<int>(std::max<qint64>(total, 1)));
   progress_->setValue(static_cast<int>(std::min(step, std::max<qint64>(total, 1))));
-  progress_->setFormat(tr("step %1 / %2   %3").arg(step).arg(total).arg(format_eta(eta_seconds)));
+  progress_->setFormat(tr("step %1 / %2   %3").arg(step).arg(total).arg(formatEta(eta_seconds)));
 }
 
 void RunHeader::showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,

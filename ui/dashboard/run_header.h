@@ -53,6 +53,6 @@ class RunHeader : public QWidget {
 };
 
 // "ETA 1:02:03" / "ETA 4:05"; "ETA –" when unknown (negative).
-QString format_eta(double seconds);
+QString formatEta(double seconds);
 
 }  // namespace moe::ui

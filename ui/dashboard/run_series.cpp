@@ -16,7 +16,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Inserts or replaces `e` in a list sorted by step (evals, checkpoints).
 template <class Event>
-void put_by_step(std::vector<Event>& list, Event&& e) {
+void putByStep(std::vector<Event>& list, Event&& e) {
   auto it = std::lower_bound(list.begin(), list.end(), e.step,
                              [](const Event& a, int64_t step) { return a.step < step; });
   if (it != list.end() && it->step == e.step) {
@@ -26,7 +26,7 @@ void put_by_step(std::vector<Event>& list, Event&& e) {
   }
 }
 
-int64_t config_int(const nlohmann::json& config, const char* section, const char* key,
+int64_t configInt(const nlohmann::json& config, const char* section, const char* key,
                    int64_t fallback) {
   auto s = config.find(section);
   if (s == config.end() || !s->is_object()) return fallback;
@@ -36,9 +36,9 @@ int64_t config_int(const nlohmann::json& config, const char* section, const char
 
 }  // namespace
 
-size_t expected_rows(const nlohmann::json& config) {
-  const int64_t steps = config_int(config, "train", "steps", 0);
-  const int64_t every = std::max<int64_t>(1, config_int(config, "telemetry", "every", 1));
+size_t expectedRows(const nlohmann::json& config) {
+  const int64_t steps = configInt(config, "train", "steps", 0);
+  const int64_t every = std::max<int64_t>(1, configInt(config, "telemetry", "every", 1));
   if (steps <= 0) return 0;
   return static_cast<size_t>(
       std::min<int64_t>(steps / every + 2, static_cast<int64_t>(RunSeries::kMaxReservedRows)));
@@ -95,17 +95,17 @@ void RunSeries::take(protocol::RunStartEvent& e, uint64_t) {
   info_.expert_parameters = e.expert_parameters;
   info_.dense_parameters = e.dense_parameters;
   run_end_.reset();  // running again
-  const size_t rows = expected_rows(info_.config);
+  const size_t rows = expectedRows(info_.config);
   if (rows > expected_rows_) {
     expected_rows_ = rows;
-    detail::reserve_rows(steps_.columns(), rows);
+    detail::reserveRows(steps_.columns(), rows);
     for (auto& [index, layer] : layers_) layer.reserve(rows);
   }
 }
 
 void RunSeries::take(protocol::StepEvent& e, uint64_t version) {
   const double step = static_cast<double>(e.step);
-  const detail::RowSlot slot = detail::find_slot(steps_.step, step);
+  const detail::RowSlot slot = detail::findSlot(steps_.step, step);
   const double values[StepColumns::kColumns] = {
       step,           e.t,         e.loss,
       e.task_loss,    e.aux_loss,  e.z_loss,
@@ -146,7 +146,7 @@ void RunSeries::take(protocol::PhasesEvent& e, uint64_t version) {
     if (expected_rows_ > 0) phases_.ms.back().reserve(expected_rows_);
   }
   const double step = static_cast<double>(e.step);
-  const detail::RowSlot slot = detail::find_slot(phases_.step, step);
+  const detail::RowSlot slot = detail::findSlot(phases_.step, step);
   if (slot.insert && phases_.step.empty() && expected_rows_ > 0) {
     phases_.step.reserve(expected_rows_);
     phases_.t.reserve(expected_rows_);
@@ -161,11 +161,11 @@ void RunSeries::take(protocol::PhasesEvent& e, uint64_t version) {
 }
 
 void RunSeries::take(protocol::EvalEvent& e, uint64_t) {
-  put_by_step(evals_, std::move(e));
+  putByStep(evals_, std::move(e));
 }
 
 void RunSeries::take(protocol::CheckpointEvent& e, uint64_t) {
-  put_by_step(checkpoints_, std::move(e));
+  putByStep(checkpoints_, std::move(e));
 }
 
 void RunSeries::take(protocol::LogEvent& e, uint64_t version) {

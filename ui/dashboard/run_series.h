@@ -8,7 +8,7 @@
 // the steps after its checkpoint. A second run_start (the resume) clears run_end again.
 //
 // Two ways to read: snapshot(range) copies every series within a step range (a redraw of a
-// window, an export); changes_since(version) copies only the rows changed after a version the
+// window, an export); changesSince(version) copies only the rows changed after a version the
 // reader holds (a model that keeps its own plot data in step with the run).
 //
 // Memory: per logged step, about 104 bytes for the step row, 80 for phases, and per MoE layer
@@ -54,7 +54,7 @@ class RunSeries {
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
   RunSnapshot snapshot(const StepRange& range = StepRange::all()) const;
-  RunSnapshot changes_since(uint64_t version) const;
+  RunSnapshot changesSince(uint64_t version) const;
 
   // Single series, for a widget that needs one thing.
   RunInfo info() const;
@@ -63,16 +63,16 @@ class RunSeries {
   std::vector<int64_t> layers() const;  // the MoE layers seen, ascending
   std::optional<LayerColumns> layer(int64_t layer, const StepRange& range = StepRange::all()) const;
   // One layer's full expert_load at `step` (or the latest before it); the newest without a step.
-  std::optional<protocol::ExpertLoadEvent> expert_load(int64_t layer,
+  std::optional<protocol::ExpertLoadEvent> expertLoad(int64_t layer,
                                                        std::optional<int64_t> step = {}) const;
-  // Every layer's newest expert_load (the layers x experts view), by layer.
-  std::vector<protocol::ExpertLoadEvent> latest_expert_loads() const;
+  // Every layer's newest expertLoad (the layers x experts view), by layer.
+  std::vector<protocol::ExpertLoadEvent> latestExpertLoads() const;
   // Experts x steps of one layer, averaged into at most `max_bins` bins (the heatmap).
-  LoadMatrix load_matrix(int64_t layer, const StepRange& range, size_t max_bins,
+  LoadMatrix loadMatrix(int64_t layer, const StepRange& range, size_t max_bins,
                          LoadValue value = LoadValue::kCounts) const;
   std::vector<protocol::EvalEvent> evals() const;
   std::vector<protocol::CheckpointEvent> checkpoints() const;
-  std::optional<protocol::RunEndEvent> run_end() const;
+  std::optional<protocol::RunEndEvent> runEnd() const;
   RunSeriesStats stats() const;
 
  private:
@@ -85,9 +85,9 @@ class RunSeries {
   void take(protocol::LogEvent& e, uint64_t version);
   void take(protocol::RunEndEvent& e, uint64_t version);
 
-  void fill_small_records(RunSnapshot* out) const;
-  RunSeriesStats stats_locked() const;
-  PhaseColumns phases_locked(const StepRange& range) const;
+  void fillSmallRecords(RunSnapshot* out) const;
+  RunSeriesStats statsLocked() const;
+  PhaseColumns phasesLocked(const StepRange& range) const;
 
   mutable std::mutex mutex_;
   std::atomic<uint64_t> version_{0};
@@ -109,6 +109,6 @@ class RunSeries {
 
 // Logged rows a run of this config will produce (train.steps / telemetry.every, plus the last),
 // at most RunSeries::kMaxReservedRows; 0 when the config does not say.
-size_t expected_rows(const nlohmann::json& config);
+size_t expectedRows(const nlohmann::json& config);
 
 }  // namespace moe::ui

@@ -17,16 +17,16 @@ RunSnapshot RunSeries::snapshot(const StepRange& range) const {
   out.version = version_.load(std::memory_order_relaxed);
   out.reset = true;
   out.steps.replace_from = range.first;
-  auto [begin, end] = detail::rows_in(steps_.step, range);
-  detail::copy_rows(steps_.columns(), out.steps.columns(), begin, end);
+  auto [begin, end] = detail::rowsIn(steps_.step, range);
+  detail::copyRows(steps_.columns(), out.steps.columns(), begin, end);
   for (const auto& [index, layer] : layers_) out.layers.push_back(layer.columns(range));
-  out.phases = phases_locked(range);
+  out.phases = phasesLocked(range);
   for (const auto& [v, line] : logs_) out.logs.push_back(line);
-  fill_small_records(&out);
+  fillSmallRecords(&out);
   return out;
 }
 
-RunSnapshot RunSeries::changes_since(uint64_t version) const {
+RunSnapshot RunSeries::changesSince(uint64_t version) const {
   std::unique_lock lock(mutex_);
   if (version == 0 || version < cleared_version_) {
     lock.unlock();
@@ -36,16 +36,16 @@ RunSnapshot RunSeries::changes_since(uint64_t version) const {
   out.version = version_.load(std::memory_order_relaxed);
   if (auto from = step_changes_.since(version)) {
     out.steps.replace_from = *from;
-    auto [begin, end] = detail::rows_in(steps_.step, StepRange::between(*from, kInf));
-    detail::copy_rows(steps_.columns(), out.steps.columns(), begin, end);
+    auto [begin, end] = detail::rowsIn(steps_.step, StepRange::between(*from, kInf));
+    detail::copyRows(steps_.columns(), out.steps.columns(), begin, end);
   } else {
     out.steps.replace_from = kInf;  // nothing to replace
   }
   for (const auto& [index, layer] : layers_) {
-    if (auto changed = layer.changes_since(version)) out.layers.push_back(std::move(*changed));
+    if (auto changed = layer.changesSince(version)) out.layers.push_back(std::move(*changed));
   }
   if (auto from = phase_changes_.since(version)) {
-    out.phases = phases_locked(StepRange::between(*from, kInf));
+    out.phases = phasesLocked(StepRange::between(*from, kInf));
     out.phases.replace_from = *from;
   } else {
     out.phases.names = phases_.names;
@@ -56,23 +56,23 @@ RunSnapshot RunSeries::changes_since(uint64_t version) const {
   auto first_new = std::partition_point(logs_.begin(), logs_.end(),
                                         [&](const auto& entry) { return entry.first <= version; });
   for (auto it = first_new; it != logs_.end(); ++it) out.logs.push_back(it->second);
-  fill_small_records(&out);
+  fillSmallRecords(&out);
   return out;
 }
 
-void RunSeries::fill_small_records(RunSnapshot* out) const {
+void RunSeries::fillSmallRecords(RunSnapshot* out) const {
   out->info = info_;
   out->evals = evals_;
   out->checkpoints = checkpoints_;
   out->run_end = run_end_;
-  out->stats = stats_locked();
+  out->stats = statsLocked();
 }
 
-PhaseColumns RunSeries::phases_locked(const StepRange& range) const {
+PhaseColumns RunSeries::phasesLocked(const StepRange& range) const {
   PhaseColumns out;
   out.replace_from = range.first;
   out.names = phases_.names;
-  auto [begin, end] = detail::rows_in(phases_.step, range);
+  auto [begin, end] = detail::rowsIn(phases_.step, range);
   auto slice = [&](const std::vector<double>& c) {
     return std::vector<double>(c.begin() + static_cast<std::ptrdiff_t>(begin),
                                c.begin() + static_cast<std::ptrdiff_t>(end));
@@ -92,14 +92,14 @@ StepColumns RunSeries::steps(const StepRange& range) const {
   StepColumns out;
   out.replace_from = range.first;
   std::lock_guard lock(mutex_);
-  auto [begin, end] = detail::rows_in(steps_.step, range);
-  detail::copy_rows(steps_.columns(), out.columns(), begin, end);
+  auto [begin, end] = detail::rowsIn(steps_.step, range);
+  detail::copyRows(steps_.columns(), out.columns(), begin, end);
   return out;
 }
 
 PhaseColumns RunSeries::phases(const StepRange& range) const {
   std::lock_guard lock(mutex_);
-  return phases_locked(range);
+  return phasesLocked(range);
 }
 
 std::vector<int64_t> RunSeries::layers() const {
@@ -116,7 +116,7 @@ std::optional<LayerColumns> RunSeries::layer(int64_t layer, const StepRange& ran
   return it->second.columns(range);
 }
 
-std::optional<protocol::ExpertLoadEvent> RunSeries::expert_load(int64_t layer,
+std::optional<protocol::ExpertLoadEvent> RunSeries::expertLoad(int64_t layer,
                                                                 std::optional<int64_t> step) const {
   std::lock_guard lock(mutex_);
   auto it = layers_.find(layer);
@@ -124,7 +124,7 @@ std::optional<protocol::ExpertLoadEvent> RunSeries::expert_load(int64_t layer,
   return it->second.row(step ? std::optional<double>(static_cast<double>(*step)) : std::nullopt);
 }
 
-std::vector<protocol::ExpertLoadEvent> RunSeries::latest_expert_loads() const {
+std::vector<protocol::ExpertLoadEvent> RunSeries::latestExpertLoads() const {
   std::lock_guard lock(mutex_);
   std::vector<protocol::ExpertLoadEvent> out;
   for (const auto& [index, layer] : layers_) {
@@ -133,7 +133,7 @@ std::vector<protocol::ExpertLoadEvent> RunSeries::latest_expert_loads() const {
   return out;
 }
 
-LoadMatrix RunSeries::load_matrix(int64_t layer, const StepRange& range, size_t max_bins,
+LoadMatrix RunSeries::loadMatrix(int64_t layer, const StepRange& range, size_t max_bins,
                                   LoadValue value) const {
   std::lock_guard lock(mutex_);
   auto it = layers_.find(layer);
@@ -155,23 +155,23 @@ std::vector<protocol::CheckpointEvent> RunSeries::checkpoints() const {
   return checkpoints_;
 }
 
-std::optional<protocol::RunEndEvent> RunSeries::run_end() const {
+std::optional<protocol::RunEndEvent> RunSeries::runEnd() const {
   std::lock_guard lock(mutex_);
   return run_end_;
 }
 
 RunSeriesStats RunSeries::stats() const {
   std::lock_guard lock(mutex_);
-  return stats_locked();
+  return statsLocked();
 }
 
-RunSeriesStats RunSeries::stats_locked() const {
+RunSeriesStats RunSeries::statsLocked() const {
   RunSeriesStats s;
   s.events = events_;
   s.rejected = rejected_;
   s.logs_dropped = logs_dropped_;
   s.step_rows = steps_.size();
-  s.bytes = detail::column_bytes(steps_.columns()) +
+  s.bytes = detail::columnBytes(steps_.columns()) +
             (phases_.step.capacity() + phases_.t.capacity()) * sizeof(double);
   for (const auto& column : phases_.ms) s.bytes += column.capacity() * sizeof(double);
   for (const auto& [index, layer] : layers_) {

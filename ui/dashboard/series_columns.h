@@ -36,7 +36,7 @@ struct RunInfo {
 // column plots directly. tflops is NaN where the engine does not report it (not helloworld).
 struct StepColumns {
   static constexpr size_t kColumns = 12;
-  // In a delta (RunSeries::changes_since): these rows replace the reader's rows whose step is >=
+  // In a delta (RunSeries::changesSince): these rows replace the reader's rows whose step is >=
   // replace_from. In a snapshot: the first step of the requested range.
   double replace_from = kNoStep;
   std::vector<double> step, t, loss, task_loss, aux_loss, z_loss, lr, grad_norm, tokens,
@@ -99,7 +99,7 @@ struct StepRange {
   size_t max_rows = std::numeric_limits<size_t>::max();
 
   static StepRange all() { return {}; }
-  static StepRange last_rows(size_t n) {
+  static StepRange lastRows(size_t n) {
     return {kNoStep, std::numeric_limits<double>::infinity(), n};
   }
   static StepRange between(double first, double last) { return {first, last}; }
@@ -132,7 +132,7 @@ struct RunSeriesStats {
 };
 
 // A consistent copy, taken under one lock. From RunSeries::snapshot: every series within a step
-// range. From RunSeries::changes_since: only what changed after a version; each series' rows then
+// range. From RunSeries::changesSince: only what changed after a version; each series' rows then
 // replace the reader's rows from its replace_from on, and layers lists only the layers that
 // changed. The small records (info, evals, checkpoints, run_end) are always complete.
 struct RunSnapshot {

@@ -17,7 +17,7 @@ constexpr size_t kApplyBatch = 512;
 constexpr qint64 kFileChunk = 1 << 20;
 
 // Parses `bytes` into `series`; true if any event was applied.
-bool parse_into(protocol::TelemetryReader& reader, std::string_view bytes, bool end_of_stream,
+bool parseInto(protocol::TelemetryReader& reader, std::string_view bytes, bool end_of_stream,
                 RunSeries& series) {
   std::vector<protocol::TelemetryEvent> batch;
   bool applied = false;
@@ -38,7 +38,7 @@ bool parse_into(protocol::TelemetryReader& reader, std::string_view bytes, bool 
   return applied;
 }
 
-void copy_reader_stats(const protocol::TelemetryReader& reader, TelemetryFeed::Stats* stats) {
+void copyReaderStats(const protocol::TelemetryReader& reader, TelemetryFeed::Stats* stats) {
   const protocol::TelemetryReaderStats& s = reader.stats();
   stats->lines = s.lines;
   stats->events = s.events;
@@ -142,12 +142,12 @@ void TelemetryFeed::loadOnWorker(const QString& path, bool more_follows) {
 }
 
 void TelemetryFeed::parseOnWorker(const char* data, qsizetype size, bool end_of_stream) {
-  const bool applied = parse_into(reader_, std::string_view(data, static_cast<size_t>(size)),
+  const bool applied = parseInto(reader_, std::string_view(data, static_cast<size_t>(size)),
                                   end_of_stream, *series_);
   {
     std::lock_guard lock(mutex_);
     stats_.bytes += size;
-    copy_reader_stats(reader_, &stats_);
+    copyReaderStats(reader_, &stats_);
   }
   if (applied) postApplied();
 }
@@ -198,12 +198,12 @@ bool TelemetryFeed::readFile(const QString& path, RunSeries* series, Stats* stat
   s.file_bytes = file.size();
   for (;;) {
     const QByteArray chunk = file.read(kFileChunk);
-    parse_into(reader, std::string_view(chunk.constData(), static_cast<size_t>(chunk.size())),
+    parseInto(reader, std::string_view(chunk.constData(), static_cast<size_t>(chunk.size())),
                chunk.isEmpty(), *series);
     s.bytes += chunk.size();
     if (chunk.isEmpty()) break;
   }
-  copy_reader_stats(reader, &s);
+  copyReaderStats(reader, &s);
   if (stats) *stats = s;
   return true;
 }

@@ -20,20 +20,20 @@ constexpr int kMinPlotHeight = 100;  // four rows of plots still fit a 768-pixel
 
 TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   loss_ = addPlot(tr("loss"), "loss");
-  raw_ = loss_->addCurve(tr("loss"), QPen(series_color(0).lighter(165), 1));
-  smooth_ = loss_->addCurve(tr("smoothed"), QPen(series_color(0), 2));
-  eval_ = loss_->addCurve(tr("eval loss"), QPen(series_color(3), 2), true);
+  raw_ = loss_->addCurve(tr("loss"), QPen(seriesColor(0).lighter(165), 1));
+  smooth_ = loss_->addCurve(tr("smoothed"), QPen(seriesColor(0), 2));
+  eval_ = loss_->addCurve(tr("eval loss"), QPen(seriesColor(3), 2), true);
   aux_ = addPlot(tr("auxiliary losses"), "aux-z-loss");
-  aux_curve_ = aux_->addCurve(tr("aux loss"), QPen(series_color(1), 1.5));
-  z_curve_ = aux_->addCurve(tr("z-loss"), QPen(series_color(4), 1.5));
+  aux_curve_ = aux_->addCurve(tr("aux loss"), QPen(seriesColor(1), 1.5));
+  z_curve_ = aux_->addCurve(tr("z-loss"), QPen(seriesColor(4), 1.5));
   lr_ = addPlot(tr("learning rate"), "learning-rate");
-  lr_->addCurve(tr("lr"), QPen(series_color(2), 1.5));
+  lr_->addCurve(tr("lr"), QPen(seriesColor(2), 1.5));
   grad_ = addPlot(tr("gradient norm"), "grad-norm");
-  grad_->addCurve(tr("grad norm"), QPen(series_color(6), 1.2));
+  grad_->addCurve(tr("grad norm"), QPen(seriesColor(6), 1.2));
   speed_ = addPlot(tr("tokens / s"), "tokens-per-s");
-  speed_->addCurve(tr("tokens/s"), QPen(series_color(2), 1.5));
+  speed_->addCurve(tr("tokens/s"), QPen(seriesColor(2), 1.5));
   step_time_ = addPlot(tr("step time (ms)"), "step-time");
-  step_time_->addCurve(tr("step ms"), QPen(series_color(5), 1.5));
+  step_time_->addCurve(tr("step ms"), QPen(seriesColor(5), 1.5));
 
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -59,7 +59,7 @@ TimeSeriesPlot* TrainingPage::addPlot(const QString& y_label, const QString& exp
 
 void TrainingPage::apply(const RunSnapshot& delta) {
   if (delta.reset) {
-    const auto rows = static_cast<qsizetype>(expected_rows(delta.info.config));
+    const auto rows = static_cast<qsizetype>(expectedRows(delta.info.config));
     for (TimeSeriesPlot* plot : plots_) plot->reserveRows(rows);
   }
   const StepColumns& s = delta.steps;

@@ -2,7 +2,7 @@
 // The dashboard's training page: loss (raw, smoothed, eval), aux and z-loss, learning rate,
 // gradient norm, tokens/s and step time, one TimeSeriesPlot each, zoomed together.
 //
-// It keeps its curves in step with the run from RunSeries::changes_since deltas: a frame costs
+// It keeps its curves in step with the run from RunSeries::changesSince deltas: a frame costs
 // the new rows only. The smoothed loss is recomputed from the raw rows when the weight changes
 // or a resumed run replaces rows, and extended row by row otherwise.
 #include <QList>

@@ -18,14 +18,14 @@ struct ImageGeometry {
   double channels, size, stem, grid;
 };
 
-ImageGeometry image_geometry(const RunConfig& c) {
+ImageGeometry imageGeometry(const RunConfig& c) {
   const bool cifar = c.data.kind == "cifar10";
   const int64_t size = cifar ? 32 : 28;
   return {cifar ? 3.0 : 1.0, double(size), double(std::max<int64_t>(c.model.dim / 2, 8)),
           double(size / kImagePatch)};
 }
 
-double gate_parameters(const RunConfig& c) {
+double gateParameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
   if (c.moe.gate == "cosine") {
     const double d = double(c.moe.cosine_proj_dim);
@@ -34,17 +34,17 @@ double gate_parameters(const RunConfig& c) {
   return e * m;  // wg, no bias
 }
 
-double expert_parameters(const RunConfig& c) {
+double expertParameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts), h = double(c.moe.hidden);
   return 2 * e * h * m + (c.moe.fc1_bias ? e * h : 0) + (c.moe.fc2_bias ? e * m : 0);
 }
 
-double dense_ffn_parameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
+double denseFfnParameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   return 2 * m * h + h + m;
 }
 
-double gate_forward_flops_per_token(const RunConfig& c) {
+double gateForwardFlopsPerToken(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
   if (c.moe.gate == "cosine") {
     const double d = double(c.moe.cosine_proj_dim);
@@ -53,7 +53,7 @@ double gate_forward_flops_per_token(const RunConfig& c) {
   return 2 * e * m;
 }
 
-double saturating_int(double v) {
+double saturatingInt(double v) {
   return std::min(v, double(std::numeric_limits<int64_t>::max() / 2));
 }
 
@@ -61,19 +61,19 @@ double saturating_int(double v) {
 // 2 per multiply-add (so training is the usual 6 * parameters * tokens for them); the attention
 // scores and the image stem's convolutions are added explicitly, the head of the image model runs
 // once per sample, not per token.
-double dense_forward_flops(const RunConfig& c, double samples) {
+double denseForwardFlops(const RunConfig& c, double samples) {
   const double m = double(c.model.dim), h = double(c.moe.hidden);
-  const double moe = double(moe_layer_count(c)), blocks = double(c.model.layers);
+  const double moe = double(moeLayerCount(c)), blocks = double(c.model.layers);
   const double dense_blocks = c.model.kind == "helloworld" ? 0 : blocks - moe;
-  const double ffn_tokenwise = moe * gate_forward_flops_per_token(c) + dense_blocks * 4 * m * h;
-  const double tps = double(tokens_per_sample(c));
+  const double ffn_tokenwise = moe * gateForwardFlopsPerToken(c) + dense_blocks * 4 * m * h;
+  const double tps = double(tokensPerSample(c));
   if (c.model.kind == "lm") {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double per_token = blocks * (2 * 4 * m * m + 4 * t * m) + ffn_tokenwise + 2 * v * m;
     return samples * tps * per_token;
   }
   if (c.model.kind == "image") {
-    const ImageGeometry g = image_geometry(c);
+    const ImageGeometry g = imageGeometry(c);
     const double pixels = g.size * g.size, tokens = g.grid * g.grid;
     const double per_sample = 2 * g.channels * 9 * g.stem * pixels +
                               2 * g.stem * kImagePatch * kImagePatch * m * tokens +
@@ -85,8 +85,8 @@ double dense_forward_flops(const RunConfig& c, double samples) {
 
 // Activations saved for backward in one forward/backward pass of one process, in elements of the
 // model dtype (the gate's in float32 when fp32_gate). A rough guide, not an allocator trace.
-double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
-  const double elem = double(dtype_bytes(c.train.dtype));
+double activationBytes(const RunConfig& c, const CapacityEstimate& cap) {
+  const double elem = double(dtypeBytes(c.train.dtype));
   const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
   const double m = double(c.model.dim), h = double(c.moe.hidden), e = double(c.moe.experts);
   const double samples = std::ceil(double(c.train.batch_size) / double(c.parallel.nproc));
@@ -96,7 +96,7 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
   double slot_count = double(cap.count);
   if (cap.kind == CapacityEstimate::Kind::kDropless) slot_count = balanced;
   if (cap.kind == CapacityEstimate::Kind::kBounded) slot_count = std::min(slot_count, balanced);
-  const double moe = double(moe_layer_count(c));
+  const double moe = double(moeLayerCount(c));
   // Layer input and output, gate logits / noisy logits / scores, the dispatched tokens, the
   // experts' hidden pre- and post-activation and their output.
   const double moe_layer =
@@ -112,7 +112,7 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
     bytes += double(c.model.layers) * elem * (tokens * 8 * m + samples * heads * t * t * 2);
     bytes += dense_blocks * dense_ffn + elem * tokens * m + loss_elem * tokens * v * 2;
   } else if (c.model.kind == "image") {
-    const ImageGeometry g = image_geometry(c);
+    const ImageGeometry g = imageGeometry(c);
     const double pixels = g.size * g.size;
     bytes += elem * samples * pixels * (g.channels + 2 * g.stem) + elem * tokens * m * 2;
     bytes += double(c.model.layers) * elem * tokens * 2 * m + dense_blocks * dense_ffn;
@@ -124,13 +124,13 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
 
 }  // namespace
 
-int64_t dtype_bytes(const std::string& dtype) {
+int64_t dtypeBytes(const std::string& dtype) {
   if (dtype == "float64") return 8;
   if (dtype == "bfloat16") return 2;
   return 4;  // float32, and float16, which the engine runs in float32 (model.cpp parse_dtype)
 }
 
-bool can_estimate(const RunConfig& c) {
+bool canEstimate(const RunConfig& c) {
   const auto& m = c.model;
   const auto& e = c.moe;
   const bool kind = m.kind == "helloworld" || m.kind == "lm" || m.kind == "image";
@@ -141,26 +141,26 @@ bool can_estimate(const RunConfig& c) {
          std::isfinite(e.capacity_factor);
 }
 
-int64_t moe_layer_count(const RunConfig& c) {
+int64_t moeLayerCount(const RunConfig& c) {
   if (c.model.kind == "helloworld") return 1;
   return (c.model.layers + c.moe.every - 1) / c.moe.every;  // blocks 0, every, 2*every, ...
 }
 
-int64_t tokens_per_sample(const RunConfig& c) {
+int64_t tokensPerSample(const RunConfig& c) {
   if (c.model.kind == "image") {
-    const int64_t grid = int64_t(image_geometry(c).grid);
+    const int64_t grid = int64_t(imageGeometry(c).grid);
     return grid * grid;
   }
   return c.model.seq_len;
 }
 
-ParameterEstimate estimate_parameters(const RunConfig& c) {
+ParameterEstimate estimateParameters(const RunConfig& c) {
   ParameterEstimate p;
-  const double moe = double(moe_layer_count(c));
-  p.experts = moe * expert_parameters(c);
+  const double moe = double(moeLayerCount(c));
+  p.experts = moe * expertParameters(c);
   const double m = double(c.model.dim), blocks = double(c.model.layers);
-  const double gates = moe * gate_parameters(c);
-  const double dense_ffns = (blocks - moe) * dense_ffn_parameters(c);
+  const double gates = moe * gateParameters(c);
+  const double dense_ffns = (blocks - moe) * denseFfnParameters(c);
   const double norm = 2 * m;  // LayerNorm weight + bias
   if (c.model.kind == "lm") {
     const double v = double(c.model.vocab), t = double(c.model.seq_len);
@@ -168,7 +168,7 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
     p.dense = v * m + t * m + blocks * (2 * norm + attention) + gates + dense_ffns + norm +
               (c.model.tie_embeddings ? 0 : v * m);
   } else if (c.model.kind == "image") {
-    const ImageGeometry g = image_geometry(c);
+    const ImageGeometry g = imageGeometry(c);
     const double tokens = g.grid * g.grid;
     const double stem = g.stem * g.channels * 9 + g.stem;
     const double patch = m * g.stem * kImagePatch * kImagePatch + m;
@@ -180,7 +180,7 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
   return p;
 }
 
-int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
+int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
                        int64_t max_demand, int64_t alignment) {
   const double spe = std::ceil(double(tokens) / double(std::max<int64_t>(experts, 1)));
   auto from_factor = [&](double f) { return double(top_k) * std::floor(f * spe); };
@@ -194,17 +194,17 @@ int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t t
   }
   capacity = std::max(capacity, 0.0);
   if (alignment > 1) capacity = std::ceil(capacity / double(alignment)) * double(alignment);
-  return int64_t(saturating_int(capacity));
+  return int64_t(saturatingInt(capacity));
 }
 
-CapacityEstimate estimate_capacity(const RunConfig& c) {
+CapacityEstimate estimateCapacity(const RunConfig& c) {
   CapacityEstimate cap;
   const int64_t nproc = c.parallel.nproc, experts = c.moe.experts;
   cap.top_k = std::min(c.moe.top_k, experts);
   // Each process routes its slice of the global batch; with more processes than experts each
   // expert is sharded over nproc / experts ranks (Tutel), which aligns the capacity.
   const double samples = std::ceil(double(c.train.batch_size) / double(nproc));
-  cap.tokens = int64_t(saturating_int(samples * double(tokens_per_sample(c))));
+  cap.tokens = int64_t(saturatingInt(samples * double(tokensPerSample(c))));
   if (nproc > 1) {
     const int64_t shard = c.parallel.expert_parallel && nproc > experts ? nproc / experts : 1;
     cap.alignment = shard * c.parallel.a2a_overlap_degree;
@@ -219,29 +219,29 @@ CapacityEstimate estimate_capacity(const RunConfig& c) {
     cap.kind = CapacityEstimate::Kind::kBounded;
   }
   // For the bound, an unlimited max demand leaves the factor's term.
-  cap.count = capacity_slots(f, cap.tokens, experts, cap.top_k, std::numeric_limits<int64_t>::max(),
+  cap.count = capacitySlots(f, cap.tokens, experts, cap.top_k, std::numeric_limits<int64_t>::max(),
                              cap.alignment);
   return cap;
 }
 
 ConfigEstimates estimate(const RunConfig& c) {
   ConfigEstimates out;
-  out.parameters = estimate_parameters(c);
-  out.moe_layers = moe_layer_count(c);
-  out.tokens_per_sample = tokens_per_sample(c);
-  out.capacity = estimate_capacity(c);
+  out.parameters = estimateParameters(c);
+  out.moe_layers = moeLayerCount(c);
+  out.tokens_per_sample = tokensPerSample(c);
+  out.capacity = estimateCapacity(c);
 
   const double samples = double(c.train.batch_size) * double(c.train.grad_accum);
   out.tokens_per_step = samples * double(out.tokens_per_sample);
   const double k = double(out.capacity.top_k);
   out.flops.experts = double(out.moe_layers) * 3 * 4 * out.tokens_per_step * k *
                       double(c.model.dim) * double(c.moe.hidden);
-  out.flops.dense = 3 * dense_forward_flops(c, samples);
+  out.flops.dense = 3 * denseForwardFlops(c, samples);
 
   // Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the
   // optimizer's states then live in float32 too (core/train/optimizer.cpp).
   const double params = out.parameters.total();
-  const double elem = double(dtype_bytes(c.train.dtype));
+  const double elem = double(dtypeBytes(c.train.dtype));
   const bool masters = c.train.dtype == "bfloat16";
   const double state_elem = masters ? 4.0 : elem;
   out.memory.weights = params * elem;
@@ -249,7 +249,7 @@ ConfigEstimates estimate(const RunConfig& c) {
   out.memory.masters = masters ? params * 4.0 : 0.0;
   const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
   out.memory.optimizer = params * state_elem * states;
-  out.memory.activations = activation_bytes(c, out.capacity);
+  out.memory.activations = activationBytes(c, out.capacity);
   return out;
 }
 

@@ -56,22 +56,22 @@ struct ConfigEstimates {
 
 // False when a size the estimates depend on is not positive (the form shows "—" then; validation
 // says why).
-bool can_estimate(const protocol::RunConfig& config);
+bool canEstimate(const protocol::RunConfig& config);
 
-ParameterEstimate estimate_parameters(const protocol::RunConfig& config);
-int64_t moe_layer_count(const protocol::RunConfig& config);
-int64_t tokens_per_sample(const protocol::RunConfig& config);
+ParameterEstimate estimateParameters(const protocol::RunConfig& config);
+int64_t moeLayerCount(const protocol::RunConfig& config);
+int64_t tokensPerSample(const protocol::RunConfig& config);
 
 // SPEC 1.2: the capacity rule for `tokens` routed tokens, `experts` experts, k' choices.
 // max_demand is only used when factor <= 0.
-int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
+int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
                        int64_t max_demand, int64_t alignment);
-CapacityEstimate estimate_capacity(const protocol::RunConfig& config);
+CapacityEstimate estimateCapacity(const protocol::RunConfig& config);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
-int64_t dtype_bytes(const std::string& dtype);
+int64_t dtypeBytes(const std::string& dtype);
 
 }  // namespace moe::ui

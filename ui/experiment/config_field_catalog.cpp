@@ -28,22 +28,22 @@ struct Description {
 };
 
 template <size_t N>
-std::vector<std::string> to_strings(const std::array<std::string_view, N>& values) {
+std::vector<std::string> toStrings(const std::array<std::string_view, N>& values) {
   return {values.begin(), values.end()};
 }
 
-const std::unordered_map<std::string, std::vector<std::string>>& enum_choices() {
+const std::unordered_map<std::string, std::vector<std::string>>& enumChoices() {
   static const std::unordered_map<std::string, std::vector<std::string>> choices = {
-      {"/model/kind", to_strings(protocol::kModelKinds)},
-      {"/moe/activation", to_strings(protocol::kActivations)},
-      {"/moe/gate", to_strings(protocol::kGates)},
-      {"/moe/aux_loss", to_strings(protocol::kAuxLosses)},
-      {"/parallel/backend", to_strings(protocol::kBackends)},
-      {"/train/optimizer", to_strings(protocol::kOptimizers)},
-      {"/train/schedule", to_strings(protocol::kSchedules)},
-      {"/train/dtype", to_strings(protocol::kDtypes)},
-      {"/train/device", to_strings(protocol::kDevices)},
-      {"/data/kind", to_strings(protocol::kDataKinds)},
+      {"/model/kind", toStrings(protocol::kModelKinds)},
+      {"/moe/activation", toStrings(protocol::kActivations)},
+      {"/moe/gate", toStrings(protocol::kGates)},
+      {"/moe/aux_loss", toStrings(protocol::kAuxLosses)},
+      {"/parallel/backend", toStrings(protocol::kBackends)},
+      {"/train/optimizer", toStrings(protocol::kOptimizers)},
+      {"/train/schedule", toStrings(protocol::kSchedules)},
+      {"/train/dtype", toStrings(protocol::kDtypes)},
+      {"/train/device", toStrings(protocol::kDevices)},
+      {"/data/kind", toStrings(protocol::kDataKinds)},
   };
   return choices;
 }
@@ -186,7 +186,7 @@ std::string humanize(const std::string& key) {
 }
 
 template <class T>
-FieldType type_of() {
+FieldType typeOf() {
   if constexpr (std::is_same_v<T, bool>) return FieldType::kBoolean;
   if constexpr (std::is_same_v<T, double>) return FieldType::kNumber;
   if constexpr (std::is_integral_v<T>) return FieldType::kInteger;
@@ -206,7 +206,7 @@ class CatalogVisitor {
     f.subsection = path_.size() > 1 ? path_[1] : "";
     for (const std::string& p : path_) f.pointer += "/" + p;
     f.pointer += "/" + f.key;
-    f.type = type_of<T>();
+    f.type = typeOf<T>();
     describe(f);
     out_.push_back(std::move(f));
   }
@@ -231,12 +231,12 @@ class CatalogVisitor {
       f.min = kIntMin;
       f.max = kIntMax;
     }
-    auto choices = enum_choices().find(f.pointer);
-    if (choices != enum_choices().end()) f.choices = choices->second;
+    auto choices = enumChoices().find(f.pointer);
+    if (choices != enumChoices().end()) f.choices = choices->second;
     f.read_only = f.pointer == "/schema";
     f.is_path = f.pointer == "/data/path";
     // The tooltip always names the key as it is written in JSON and in --set.
-    f.help = dotted_key(f.pointer) + (f.help.empty() ? "" : "\n" + f.help);
+    f.help = dottedKey(f.pointer) + (f.help.empty() ? "" : "\n" + f.help);
   }
 
   std::vector<ConfigField>& out_;
@@ -245,7 +245,7 @@ class CatalogVisitor {
 
 }  // namespace
 
-const std::vector<ConfigField>& config_fields() {
+const std::vector<ConfigField>& configFields() {
   static const std::vector<ConfigField> fields = [] {
     std::vector<ConfigField> out;
     const protocol::RunConfig defaults;
@@ -256,14 +256,14 @@ const std::vector<ConfigField>& config_fields() {
   return fields;
 }
 
-const ConfigField* find_config_field(const std::string& pointer) {
-  for (const ConfigField& f : config_fields()) {
+const ConfigField* findConfigField(const std::string& pointer) {
+  for (const ConfigField& f : configFields()) {
     if (f.pointer == pointer) return &f;
   }
   return nullptr;
 }
 
-std::string section_title(const std::string& section) {
+std::string sectionTitle(const std::string& section) {
   static const std::unordered_map<std::string, std::string> titles = {
       {"", "Experiment"},
       {"model", "Model"},
@@ -278,7 +278,7 @@ std::string section_title(const std::string& section) {
   return it != titles.end() ? it->second : humanize(section);
 }
 
-std::string dotted_key(const std::string& pointer) {
+std::string dottedKey(const std::string& pointer) {
   std::string out = pointer.empty() || pointer[0] != '/' ? pointer : pointer.substr(1);
   std::replace(out.begin(), out.end(), '/', '.');
   return out;

@@ -27,15 +27,15 @@ struct ConfigField {
 };
 
 // Every field, in SPEC key order. Computed once.
-const std::vector<ConfigField>& config_fields();
+const std::vector<ConfigField>& configFields();
 
 // The field at `pointer`, or null.
-const ConfigField* find_config_field(const std::string& pointer);
+const ConfigField* findConfigField(const std::string& pointer);
 
 // The group heading for a section key ("moe" -> "MoE", "" -> "Experiment").
-std::string section_title(const std::string& section);
+std::string sectionTitle(const std::string& section);
 
 // "/moe/top_k" -> "moe.top_k", the spelling of `--set` and of messages.
-std::string dotted_key(const std::string& pointer);
+std::string dottedKey(const std::string& pointer);
 
 }  // namespace moe::ui

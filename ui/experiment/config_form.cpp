@@ -19,7 +19,7 @@ namespace {
 const QColor kProblemColor(0xc6, 0x28, 0x28);
 constexpr int kMinEditorWidth = 200;  // a spin box or combo box that reads comfortably
 
-QLabel* problem_label(QWidget* parent) {
+QLabel* problemLabel(QWidget* parent) {
   auto* label = new QLabel(parent);
   label->setWordWrap(true);
   label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -31,7 +31,7 @@ QLabel* problem_label(QWidget* parent) {
 }
 
 // The section a pointer falls in: "/moe/foo" and "/moe" -> "moe"; "" -> "".
-std::string section_of(const std::string& pointer) {
+std::string sectionOf(const std::string& pointer) {
   if (pointer.size() < 2) return "";
   const size_t slash = pointer.find('/', 1);
   return slash == std::string::npos ? pointer.substr(1) : pointer.substr(1, slash - 1);
@@ -53,7 +53,7 @@ void ConfigForm::build() {
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(8, 8, 8, 8);
   layout->setSpacing(10);
-  banner_ = problem_label(content);
+  banner_ = problemLabel(content);
   layout->addWidget(banner_);
   groups_ = new QWidget(content);
   auto* columns = new QHBoxLayout(groups_);
@@ -68,13 +68,13 @@ void ConfigForm::build() {
   layout->addStretch(1);
 
   std::string subsection;
-  for (const ConfigField& field : config_fields()) {
+  for (const ConfigField& field : configFields()) {
     Section& s = section(field.section, groups_);
     auto* form = static_cast<QFormLayout*>(s.box->layout());
     if (field.subsection != subsection) {
       subsection = field.subsection;
       if (!subsection.empty()) {
-        auto* heading = new QLabel(QString::fromStdString(section_title(subsection)), s.box);
+        auto* heading = new QLabel(QString::fromStdString(sectionTitle(subsection)), s.box);
         QFont font = heading->font();
         font.setBold(true);
         heading->setFont(font);
@@ -106,14 +106,14 @@ ConfigForm::Section& ConfigForm::section(const std::string& key, QWidget* parent
   auto it = sections_.find(key);
   if (it != sections_.end()) return it->second;
   Section s;
-  s.box = new QGroupBox(QString::fromStdString(section_title(key)), parent);
+  s.box = new QGroupBox(QString::fromStdString(sectionTitle(key)), parent);
   auto* form = new QFormLayout(s.box);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
   form->setRowWrapPolicy(QFormLayout::DontWrapRows);
   form->setHorizontalSpacing(10);
   form->setVerticalSpacing(2);
-  s.problems = problem_label(s.box);
+  s.problems = problemLabel(s.box);
   form->addRow(s.problems);
   section_order_.push_back(key);
   return sections_.emplace(key, s).first->second;
@@ -189,7 +189,7 @@ void ConfigForm::refresh() {
     const nlohmann::json::json_pointer pointer(editor->field().pointer);
     if (values.contains(pointer)) editor->setValue(values.at(pointer));
     editor->setUnusedReason(
-        QString::fromStdString(unused_reason(editor->field().pointer, document_->config())));
+        QString::fromStdString(unusedReason(editor->field().pointer, document_->config())));
   }
   showProblems();
 }
@@ -201,8 +201,8 @@ void ConfigForm::showProblems() {
     if (by_pointer_.count(p.pointer)) {
       field_messages[p.pointer] << message;
     } else {
-      const std::string section = section_of(p.pointer);
-      const QString where = QString::fromStdString(dotted_key(p.pointer));
+      const std::string section = sectionOf(p.pointer);
+      const QString where = QString::fromStdString(dottedKey(p.pointer));
       const QString text = where.isEmpty() ? message : where + ": " + message;
       section_messages[sections_.count(section) ? section : ""] << text;
     }
@@ -236,8 +236,8 @@ void ConfigForm::focusPointer(const QString& pointer) {
     editor->editor()->setFocus(Qt::OtherFocusReason);
     return;
   }
-  auto it = sections_.find(section_of(p));
-  if (it != sections_.end() && !section_of(p).empty()) {
+  auto it = sections_.find(sectionOf(p));
+  if (it != sections_.end() && !sectionOf(p).empty()) {
     ensureWidgetVisible(it->second.box, 20, 20);
   } else {
     ensureWidgetVisible(banner_, 20, 20);

@@ -1,5 +1,5 @@
 // ConfigForm: the form over every RunConfig key, one group per section (Experiment, Model, MoE,
-// Parallelism, Training, Data, Telemetry), built from config_fields() so new keys appear without
+// Parallelism, Training, Data, Telemetry), built from configFields() so new keys appear without
 // changes here. It shows the document's values and problems and writes edits back to it. The
 // groups flow into two columns when the form is wide enough, else one.
 #pragma once

@@ -83,22 +83,22 @@ void EstimatesPanel::set(const QString& row, const QString& text, const QString&
 
 void EstimatesPanel::refresh() {
   const protocol::RunConfig& c = document_->config();
-  if (!can_estimate(c)) {
+  if (!canEstimate(c)) {
     for (QLabel* label : values_) label->setText("—");
     return;
   }
   const ConfigEstimates e = estimate(c);
   const double total = e.parameters.total();
-  set("parameters", q(format_count(total)));
-  set("experts", q(format_count(e.parameters.experts)), percent(e.parameters.experts, total));
-  set("dense", q(format_count(e.parameters.dense)), percent(e.parameters.dense, total));
+  set("parameters", q(formatCount(total)));
+  set("experts", q(formatCount(e.parameters.experts)), percent(e.parameters.experts, total));
+  set("dense", q(formatCount(e.parameters.dense)), percent(e.parameters.dense, total));
   set("moe_layers", QString::number(e.moe_layers));
-  set("tokens", q(format_count(e.tokens_per_step)));
-  set("flops", q(format_flops(e.flops.total())),
+  set("tokens", q(formatCount(e.tokens_per_step)));
+  set("flops", q(formatFlops(e.flops.total())),
       tr("experts %1").arg(percent(e.flops.experts, e.flops.total())));
 
   const CapacityEstimate& cap = e.capacity;
-  const QString n = tr("N = %1 tokens").arg(q(format_count(double(cap.tokens))));
+  const QString n = tr("N = %1 tokens").arg(q(formatCount(double(cap.tokens))));
   switch (cap.kind) {
     case CapacityEstimate::Kind::kFixed:
       set("capacity", tr("%1 slots").arg(cap.count), n);
@@ -110,9 +110,9 @@ void EstimatesPanel::refresh() {
       set("capacity", tr("≤ %1 slots (max demand)").arg(cap.count), n);
       break;
   }
-  set("weights", q(format_bytes(e.memory.states())),
-      tr("weights %1").arg(q(format_bytes(e.memory.weights))));
-  set("activations", q(format_bytes(e.memory.activations)),
+  set("weights", q(formatBytes(e.memory.states())),
+      tr("weights %1").arg(q(formatBytes(e.memory.weights))));
+  set("activations", q(formatBytes(e.memory.activations)),
       c.parallel.nproc > 1 ? tr("per process") : QString());
 }
 

@@ -19,7 +19,7 @@ constexpr qint64 kMaxConfigFileBytes = 16 << 20;
 // `doc` laid out like `order` (the resolved config in SPEC order): keys in that order, the user's
 // value wherever doc has one (even an ill-typed one, so the form never silently drops it), the
 // default elsewhere, and keys doc has that the config does not know at the end of their object.
-ordered_json merge_in_order(const ordered_json& order, const json& doc) {
+ordered_json mergeInOrder(const ordered_json& order, const json& doc) {
   if (!doc.is_object() || !order.is_object()) return ordered_json(doc);
   ordered_json out = ordered_json::object();
   for (const auto& [key, value] : order.items()) {
@@ -27,7 +27,7 @@ ordered_json merge_in_order(const ordered_json& order, const json& doc) {
     if (it == doc.end()) {
       out[key] = value;
     } else if (value.is_object() && it->is_object()) {
-      out[key] = merge_in_order(value, *it);
+      out[key] = mergeInOrder(value, *it);
     } else {
       out[key] = ordered_json(*it);
     }
@@ -44,7 +44,7 @@ QString dump(const ordered_json& j) {
 }
 
 // "/a~1b/c" -> {"a/b", "c"} (RFC 6901).
-std::vector<std::string> pointer_tokens(const std::string& pointer) {
+std::vector<std::string> pointerTokens(const std::string& pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;
   size_t start = 1;
@@ -61,7 +61,7 @@ std::vector<std::string> pointer_tokens(const std::string& pointer) {
   return tokens;
 }
 
-JsonSyntaxError syntax_error(const QString& text, const json::parse_error& e) {
+JsonSyntaxError makeSyntaxError(const QString& text, const json::parse_error& e) {
   const QByteArray utf8 = text.toUtf8();
   // e.byte is the 1-based index of the last byte read: the error is at or just before it.
   const qsizetype offset =
@@ -87,7 +87,7 @@ ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {
 }
 
 QString ExperimentDocument::canonicalText() const {
-  return dump(merge_in_order(protocol::to_ordered_json(config_), json_));
+  return dump(mergeInOrder(protocol::to_ordered_json(config_), json_));
 }
 
 void ExperimentDocument::setText(const QString& text) {
@@ -109,7 +109,7 @@ void ExperimentDocument::parseText() {
     syntax_error_.reset();
     recheck();
   } catch (const nlohmann::json::parse_error& e) {
-    syntax_error_ = syntax_error(text_, e);
+    syntax_error_ = makeSyntaxError(text_, e);
   }
 }
 
@@ -122,7 +122,7 @@ void ExperimentDocument::recheck() {
 void ExperimentDocument::setValue(const std::string& pointer, const nlohmann::json& value) {
   if (syntax_error_) return;
   nlohmann::json* node = &json_;
-  for (const std::string& token : pointer_tokens(pointer)) {
+  for (const std::string& token : pointerTokens(pointer)) {
     if (!node->is_object())
       *node = nlohmann::json::object();  // a form edit replaces an ill-typed section
     node = &(*node)[token];

@@ -22,7 +22,7 @@ namespace {
 const QColor kProblemColor(0xc6, 0x28, 0x28);
 const QColor kReadyColor(0x2e, 0x7d, 0x32);
 
-QToolButton* menu_button(QMenu* menu, QWidget* parent) {
+QToolButton* menuButton(QMenu* menu, QWidget* parent) {
   auto* button = new QToolButton(parent);
   button->setText(menu->title());
   button->setMenu(menu);
@@ -71,10 +71,10 @@ QToolBar* ExperimentEditor::createToolBar() {
   auto* bar = new QToolBar(tr("Experiment"), this);
   bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   bar->addAction(actions_->newAction());
-  bar->addWidget(menu_button(actions_->presetMenu(), bar));
+  bar->addWidget(menuButton(actions_->presetMenu(), bar));
   bar->addSeparator();
   bar->addAction(actions_->openAction());
-  bar->addWidget(menu_button(actions_->recentMenu(), bar));
+  bar->addWidget(menuButton(actions_->recentMenu(), bar));
   bar->addAction(actions_->saveAction());
   bar->addAction(actions_->saveAsAction());
   bar->addSeparator();

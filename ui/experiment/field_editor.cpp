@@ -55,14 +55,14 @@ QString shortest(double v) {
   return QString::fromLatin1(buffer, int(result.ptr - buffer));
 }
 
-std::optional<double> parse_number(const QString& text) {
+std::optional<double> parseNumber(const QString& text) {
   bool ok = false;
   const double v = text.trimmed().toDouble(&ok);  // C locale: '.' decimals, as in JSON
   if (!ok || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
-int clamp_to_int(int64_t v) {
+int clampToInt(int64_t v) {
   return int(
       std::clamp<int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
@@ -115,7 +115,7 @@ QWidget* FieldEditor::createEditor() {
     editor_ = check_;
   } else if (field_.type == FieldType::kInteger) {
     spin_ = new QSpinBox(this);
-    spin_->setRange(clamp_to_int(field_.min), clamp_to_int(field_.max));
+    spin_->setRange(clampToInt(field_.min), clampToInt(field_.max));
     spin_->setAccelerated(true);
     // Read-only keys (schema) are shown greyed: they describe the file, the user does not tune
     // them.
@@ -187,7 +187,7 @@ nlohmann::json FieldEditor::value() const {
   if (check_) return check_->isChecked();
   if (spin_) return int64_t(spin_->value());
   if (field_.type == FieldType::kNumber) {
-    if (auto v = parse_number(line_->text())) return *v;
+    if (auto v = parseNumber(line_->text())) return *v;
     return nullptr;
   }
   return line_->text().toStdString();
@@ -201,9 +201,9 @@ void FieldEditor::setValue(const nlohmann::json& value) {
   } else if (check_) {
     check_->setChecked(value.is_boolean() && value.get<bool>());
   } else if (spin_) {
-    const int v = value.is_number() ? clamp_to_int(value.get<int64_t>()) : 0;
+    const int v = value.is_number() ? clampToInt(value.get<int64_t>()) : 0;
     // Show out-of-range values as they are (validation explains them) instead of clamping.
-    spin_->setRange(std::min(clamp_to_int(field_.min), v), std::max(clamp_to_int(field_.max), v));
+    spin_->setRange(std::min(clampToInt(field_.min), v), std::max(clampToInt(field_.max), v));
     spin_->setValue(v);
   } else if (field_.type == FieldType::kNumber) {
     line_->setText(value.is_number() ? shortest(value.get<double>()) : QString());

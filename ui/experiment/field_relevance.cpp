@@ -2,7 +2,7 @@
 
 namespace moe::ui {
 
-std::string unused_reason(const std::string& pointer, const protocol::RunConfig& c) {
+std::string unusedReason(const std::string& pointer, const protocol::RunConfig& c) {
   const std::string& kind = c.model.kind;
   if (pointer == "/model/heads" || pointer == "/model/vocab" ||
       pointer == "/model/tie_embeddings") {

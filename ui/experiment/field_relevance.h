@@ -10,6 +10,6 @@ namespace moe::ui {
 
 // Why the key at `pointer` has no effect in `config` ("used by the cosine gate only"), or "" when
 // it is used.
-std::string unused_reason(const std::string& pointer, const protocol::RunConfig& config);
+std::string unusedReason(const std::string& pointer, const protocol::RunConfig& config);
 
 }  // namespace moe::ui

@@ -40,17 +40,17 @@ std::string scaled(double value, double base, const char* const* units, int unit
 
 }  // namespace
 
-std::string format_count(double value) {
+std::string formatCount(double value) {
   static const char* const units[] = {"", "k", "M", "G", "T", "P"};
   return scaled(value, 1000.0, units, 6, " ");
 }
 
-std::string format_flops(double flops) {
+std::string formatFlops(double flops) {
   static const char* const units[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"};
   return scaled(flops, 1000.0, units, 7, " ");
 }
 
-std::string format_bytes(double bytes) {
+std::string formatBytes(double bytes) {
   static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   return scaled(bytes, 1024.0, units, 6, " ");
 }

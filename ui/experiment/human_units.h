@@ -7,12 +7,12 @@
 namespace moe::ui {
 
 // Decimal SI prefixes (k, M, G, T, P): "950", "12.3 k", "1.2 M".
-std::string format_count(double value);
+std::string formatCount(double value);
 
 // FLOPs with decimal prefixes: "950 FLOP", "3.4 GFLOP".
-std::string format_flops(double flops);
+std::string formatFlops(double flops);
 
 // Binary prefixes: "512 B", "1.5 KiB", "512 MiB", "2.25 GiB".
-std::string format_bytes(double bytes);
+std::string formatBytes(double bytes);
 
 }  // namespace moe::ui

@@ -174,7 +174,7 @@ void LocalRun::onTelemetryChanged() {
   }
   if (state_ == State::Starting && !run_id_.isEmpty()) setState(State::Running);
 
-  const StepColumns recent = series->steps(StepRange::last_rows(kEtaWindow));
+  const StepColumns recent = series->steps(StepRange::lastRows(kEtaWindow));
   if (recent.size() == 0) return;
   const qint64 step = static_cast<qint64>(recent.step.back());
   if (step == step_) return;
@@ -235,7 +235,7 @@ void LocalRun::finalize() {
     end = State::Failed;
   }
   if (end == State::Failed && error_text_.isEmpty()) {
-    const auto run_end = feed_->series()->run_end();
+    const auto run_end = feed_->series()->runEnd();
     if (run_end && run_end->error) {
       error_text_ = QString::fromStdString(*run_end->error);
     } else {

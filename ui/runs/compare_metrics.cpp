@@ -9,12 +9,12 @@ namespace moe::ui {
 
 namespace {
 
-TimeSeriesPlot::Rows step_rows(const StepColumns& s, const std::vector<double>& column) {
+TimeSeriesPlot::Rows stepRows(const StepColumns& s, const std::vector<double>& column) {
   return {toQVector(s.step), toQVector(s.t), toQVector(column)};
 }
 
 // The mean over layers of one balance column, per step (a layer missing a step is left out).
-TimeSeriesPlot::Rows layer_mean(const RunSeries& series, std::vector<double> LayerColumns::*col,
+TimeSeriesPlot::Rows layerMean(const RunSeries& series, std::vector<double> LayerColumns::*col,
                                 double scale) {
   struct StepSum {
     double t = 0, sum = 0;
@@ -41,7 +41,7 @@ TimeSeriesPlot::Rows layer_mean(const RunSeries& series, std::vector<double> Lay
   return rows;
 }
 
-TimeSeriesPlot::Rows eval_rows(const RunSeries& series, bool accuracy) {
+TimeSeriesPlot::Rows evalRows(const RunSeries& series, bool accuracy) {
   TimeSeriesPlot::Rows rows;
   for (const auto& e : series.evals()) {
     if (accuracy && !e.accuracy) continue;
@@ -79,43 +79,43 @@ CompareMetric compareMetricAt(int index) {
 TimeSeriesPlot::Rows compareRows(const RunSeries& series, CompareMetric metric, double smoothing) {
   switch (metric) {
     case CompareMetric::EvalLoss:
-      return eval_rows(series, false);
+      return evalRows(series, false);
     case CompareMetric::EvalAccuracy:
-      return eval_rows(series, true);
+      return evalRows(series, true);
     case CompareMetric::LoadEntropy:
-      return layer_mean(series, &LayerColumns::load_entropy, 1);
+      return layerMean(series, &LayerColumns::load_entropy, 1);
     case CompareMetric::RouterEntropy:
-      return layer_mean(series, &LayerColumns::router_entropy, 1);
+      return layerMean(series, &LayerColumns::router_entropy, 1);
     case CompareMetric::MaxOverMean:
-      return layer_mean(series, &LayerColumns::max_over_mean, 1);
+      return layerMean(series, &LayerColumns::max_over_mean, 1);
     case CompareMetric::LoadCv:
-      return layer_mean(series, &LayerColumns::cv, 1);
+      return layerMean(series, &LayerColumns::cv, 1);
     case CompareMetric::DroppedPercent:
-      return layer_mean(series, &LayerColumns::dropped_frac, 100);
+      return layerMean(series, &LayerColumns::dropped_frac, 100);
     case CompareMetric::DeadExperts:
-      return layer_mean(series, &LayerColumns::dead_experts, 1);
+      return layerMean(series, &LayerColumns::dead_experts, 1);
     default:
       break;
   }
   const StepColumns s = series.steps();
   switch (metric) {
     case CompareMetric::SmoothedLoss: {
-      TimeSeriesPlot::Rows rows = step_rows(s, s.loss);
+      TimeSeriesPlot::Rows rows = stepRows(s, s.loss);
       rows.value = smoothed(rows.value, smoothing);
       return rows;
     }
     case CompareMetric::AuxLoss:
-      return step_rows(s, s.aux_loss);
+      return stepRows(s, s.aux_loss);
     case CompareMetric::LearningRate:
-      return step_rows(s, s.lr);
+      return stepRows(s, s.lr);
     case CompareMetric::TokensPerSecond:
-      return step_rows(s, s.tokens_per_s);
+      return stepRows(s, s.tokens_per_s);
     case CompareMetric::StepTime:
-      return step_rows(s, s.step_ms);
+      return stepRows(s, s.step_ms);
     case CompareMetric::GradNorm:
-      return step_rows(s, s.grad_norm);
+      return stepRows(s, s.grad_norm);
     default:
-      return step_rows(s, s.loss);
+      return stepRows(s, s.loss);
   }
 }
 

@@ -72,7 +72,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 void CompareView::addRun(const QString& title, std::shared_ptr<RunSeries> series) {
   runs_.push_back({title, std::move(series), 0, false, true});
   const int n = static_cast<int>(runs_.size()) - 1;
-  plot_->addCurve(title, QPen(series_color(n), 1.8));  // drawn at the next refresh (stale)
+  plot_->addCurve(title, QPen(seriesColor(n), 1.8));  // drawn at the next refresh (stale)
 }
 
 void CompareView::addRunDirectory(const QString& run_dir) {

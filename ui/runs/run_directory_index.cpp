@@ -152,7 +152,7 @@ RunRecord summarizeSeries(const RunSeries& series, const QString& run_dir, bool 
   const StepColumns steps = series.steps();
   fillStepMetrics(&r, steps);
   fillEvalMetrics(&r, series.evals());
-  const auto end = series.run_end();
+  const auto end = series.runEnd();
   fillStatus(&r, end, live);
   const double last_t = steps.t.empty() ? std::numeric_limits<double>::quiet_NaN() : steps.t.back();
   fillTimes(&r, end.has_value(), last_t, info.resumes > 0);

@@ -22,7 +22,7 @@ QString formatNumber(const std::optional<double>& v) {
 }
 
 QString formatRate(const std::optional<double>& v) {
-  return v ? QString::fromStdString(format_count(*v)) : QString();
+  return v ? QString::fromStdString(formatCount(*v)) : QString();
 }
 
 // "45s", "12m 05s", "3h 02m", "2d 4h".

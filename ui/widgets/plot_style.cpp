@@ -6,7 +6,7 @@
 
 namespace moe::ui {
 
-void style_plot(QCustomPlot* plot, const QString& x_label, const QString& y_label) {
+void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label) {
   QFont label_font = plot->font();
   label_font.setPointSizeF(label_font.pointSizeF() * 0.95);
   for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
@@ -25,7 +25,7 @@ void style_plot(QCustomPlot* plot, const QString& x_label, const QString& y_labe
   plot->setMinimumHeight(170);
 }
 
-QColor series_color(int index) {
+QColor seriesColor(int index) {
   static const std::array<QColor, 7> kPalette = {
       QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(213, 94, 0),
       QColor(204, 121, 167), QColor(86, 180, 233), QColor(120, 120, 120)};

@@ -8,9 +8,9 @@ class QCustomPlot;
 
 namespace moe::ui {
 
-void style_plot(QCustomPlot* plot, const QString& x_label, const QString& y_label);
+void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label);
 
 // Series colours, in the order plots use them (colour-blind safe, Okabe–Ito).
-QColor series_color(int index);
+QColor seriesColor(int index);
 
 }  // namespace moe::ui

@@ -30,7 +30,7 @@ bool sameRow(const TimeSeriesPlot::Rows& rows, qsizetype i, double step, double 
 
 TimeSeriesPlot::TimeSeriesPlot(const QString& y_label, QWidget* parent)
     : QCustomPlot(parent), hover_x_(kNaN) {
-  style_plot(this, xLabel(x_mode_), y_label);
+  stylePlot(this, xLabel(x_mode_), y_label);
   setMouseTracking(true);
   // Zoom and drag move along the steps only; y follows the data in view (onXRangeChanged).
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -19,7 +19,7 @@ namespace protocol = moe::protocol;
 
 namespace {
 
-protocol::ExpertLoadEvent load_event(int64_t step, int64_t layer, std::vector<int64_t> counts,
+protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int64_t> counts,
                                      int64_t capacity) {
   protocol::ExpertLoadEvent e;
   e.step = step;
@@ -40,10 +40,10 @@ protocol::ExpertLoadEvent load_event(int64_t step, int64_t layer, std::vector<in
 // Steps 1..8. Layer 0: 4 experts, capacity 20, expert e gets step * (e + 1) tokens (the mean is
 // 2.5 * step, so the relative load is (e + 1) / 2.5). Layer 1: 2 experts, dropless, step and
 // 3 * step tokens.
-void fill_two_layers(RunSeries* series) {
+void fillTwoLayers(RunSeries* series) {
   for (int64_t s = 1; s <= 8; ++s) {
-    series->apply(load_event(s, 0, {s, 2 * s, 3 * s, 4 * s}, 20));
-    series->apply(load_event(s, 1, {s, 3 * s}, 0));
+    series->apply(loadEvent(s, 0, {s, 2 * s, 3 * s, 4 * s}, 20));
+    series->apply(loadEvent(s, 1, {s, 3 * s}, 0));
   }
 }
 
@@ -59,7 +59,7 @@ class TestLoadViews : public QObject {
  private slots:
   void heatmapCellsAreCountsPerStep() {
     RunSeries series;
-    fill_two_layers(&series);
+    fillTwoLayers(&series);
     ExpertLoadHeatmap map;
     map.resize(600, 300);
     map.updateFrom(series);
@@ -90,7 +90,7 @@ class TestLoadViews : public QObject {
 
   void heatmapFollowsTheLayer() {
     RunSeries series;
-    fill_two_layers(&series);
+    fillTwoLayers(&series);
     ExpertLoadHeatmap map;
     map.resize(600, 300);
     map.setLayer(1);
@@ -107,7 +107,7 @@ class TestLoadViews : public QObject {
 
   void heatmapAveragesLongRunsIntoBins() {
     RunSeries series;
-    for (int64_t s = 1; s <= 400; ++s) series.apply(load_event(s, 0, {s, s + 1, s + 2}, 0));
+    for (int64_t s = 1; s <= 400; ++s) series.apply(loadEvent(s, 0, {s, s + 1, s + 2}, 0));
     ExpertLoadHeatmap map;
     map.resize(320, 240);
     map.replot();  // lay out, so the axis rect has its width
@@ -141,7 +141,7 @@ class TestLoadViews : public QObject {
 
   void heatmapRereadsOnlyWhenSomethingChanged() {
     RunSeries series;
-    fill_two_layers(&series);
+    fillTwoLayers(&series);
     ExpertLoadHeatmap map;
     map.resize(600, 300);
     map.updateFrom(series);
@@ -149,7 +149,7 @@ class TestLoadViews : public QObject {
     map.updateFrom(series);
     QCOMPARE(map.colorMap()->data()->cell(0, 0), -1.0);
 
-    series.apply(load_event(9, 0, {9, 18, 27, 36}, 20));
+    series.apply(loadEvent(9, 0, {9, 18, 27, 36}, 20));
     map.updateFrom(series);
     QCOMPARE(map.colorMap()->data()->cell(0, 0), 1.0);
     QCOMPARE(map.matrix().bins, size_t{9});
@@ -157,7 +157,7 @@ class TestLoadViews : public QObject {
 
   void layerHeatmapShowsRelativeLoadPerLayer() {
     RunSeries series;
-    fill_two_layers(&series);
+    fillTwoLayers(&series);
     LayerLoadHeatmap map;
     map.resize(600, 300);
     map.updateFrom(series);
@@ -174,14 +174,14 @@ class TestLoadViews : public QObject {
     QCOMPARE(map.tooltipAt(3.0, 1.0), QString("layer 1 has 2 experts"));
     QVERIFY(map.tooltipAt(4.0, 0.0).isEmpty());
 
-    series.apply(load_event(9, 1, {16, 16}, 0));  // layer 1 balanced now
+    series.apply(loadEvent(9, 1, {16, 16}, 0));  // layer 1 balanced now
     map.updateFrom(series);
     QVERIFY(near(map.colorMap()->data()->cell(1, 1), 1.0));
   }
 
   void barsSplitKeptAndOverflowAtCapacity() {
     RunSeries series;
-    fill_two_layers(&series);
+    fillTwoLayers(&series);
     ExpertLoadBars bars;
     bars.resize(600, 300);
     bars.updateFrom(series);

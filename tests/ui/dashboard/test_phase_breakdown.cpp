@@ -20,7 +20,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Steps 1..300. The first event reports experts and other only, so the series holds the phases in
 // the order experts, other, gate, dispatch (first seen); the plot must stack them in SPEC order.
 // gate: 1 ms; experts: step ms; dispatch: 2 ms on even steps only; other: 0.5 ms.
-void fill_phases(RunSeries* series) {
+void fillPhases(RunSeries* series) {
   for (int64_t s = 1; s <= 300; ++s) {
     protocol::PhasesEvent e;
     e.step = s;
@@ -43,7 +43,7 @@ class TestPhaseBreakdown : public QObject {
     columns.step = {10, 20, 30, 40, 50};
     columns.names = {"experts", "a2a", "gate"};
     columns.ms = {{1, 2, 3, 4, 5}, {kNaN, kNaN, kNaN, kNaN, kNaN}, {2, kNaN, 4, 4, 4}};
-    const moe::ui::PhaseBins bins = moe::ui::bin_phases(columns, 2);
+    const moe::ui::PhaseBins bins = moe::ui::binPhases(columns, 2);
     QCOMPARE(bins.names, (std::vector<std::string>{"gate", "experts"}));  // a2a never reported
     QCOMPARE(bins.size(), size_t{2});
     QCOMPARE(bins.first_step, (std::vector<double>{10, 30}));  // rows 0-1, then 2-4
@@ -52,14 +52,14 @@ class TestPhaseBreakdown : public QObject {
     QCOMPARE(bins.mean_ms[0], (std::vector<double>{2, 4}));  // the NaN is skipped
     QCOMPARE(bins.mean_ms[1], (std::vector<double>{1.5, 4}));
     QCOMPARE(bins.width, 25.0);  // (40 + one 10-step interval) / 2 bins
-    QCOMPARE(bins.total_ms(1), 8.0);
+    QCOMPARE(bins.totalMs(1), 8.0);
 
-    QVERIFY(moe::ui::bin_phases({}, 150).size() == 0);
+    QVERIFY(moe::ui::binPhases({}, 150).size() == 0);
   }
 
   void plotStacksPhasesInSpecOrder() {
     RunSeries series;
-    fill_phases(&series);
+    fillPhases(&series);
     QCOMPARE(series.phases().names,
              (std::vector<std::string>{"experts", "other", "gate", "dispatch"}));
     PhaseBreakdownPlot plot;
@@ -101,7 +101,7 @@ class TestPhaseBreakdown : public QObject {
 
   void plotRereadsOnlyWhenTheSeriesChanged() {
     RunSeries series;
-    fill_phases(&series);
+    fillPhases(&series);
     PhaseBreakdownPlot plot;
     plot.updateFrom(series);
     QCPBars* experts = plot.bars()[2];

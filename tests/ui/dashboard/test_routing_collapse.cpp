@@ -10,7 +10,7 @@
 #include "dashboard/routing_collapse.h"
 
 using moe::ui::CollapseThresholds;
-using moe::ui::detect_routing_problems;
+using moe::ui::detectRoutingProblems;
 using moe::ui::LayerColumns;
 using moe::ui::RoutingProblem;
 using moe::ui::RoutingWarning;
@@ -20,7 +20,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A healthy layer of `rows` logged steps (first_step, first_step + stride, ...).
-LayerColumns healthy_layer(int64_t layer, size_t rows, double first_step = 0, double stride = 10,
+LayerColumns healthyLayer(int64_t layer, size_t rows, double first_step = 0, double stride = 10,
                            size_t experts = 8) {
   LayerColumns c;
   c.layer = layer;
@@ -35,12 +35,12 @@ LayerColumns healthy_layer(int64_t layer, size_t rows, double first_step = 0, do
 }
 
 // Sets rows [from, to) of a column to `value`.
-void set_rows(std::vector<double>& column, size_t from, size_t to, double value) {
+void setRows(std::vector<double>& column, size_t from, size_t to, double value) {
   for (size_t i = from; i < to; ++i) column[i] = value;
 }
 
 std::vector<RoutingWarning> detect(const LayerColumns& layer, const CollapseThresholds& t = {}) {
-  return detect_routing_problems(std::vector<LayerColumns>{layer}, t);
+  return detectRoutingProblems(std::vector<LayerColumns>{layer}, t);
 }
 
 }  // namespace
@@ -50,14 +50,14 @@ class TestRoutingCollapse : public QObject {
 
  private slots:
   void healthyLayerHasNoWarning() {
-    QVERIFY(detect(healthy_layer(0, 40)).empty());
-    QVERIFY(detect(healthy_layer(0, 0)).empty());
-    QVERIFY(detect_routing_problems({}).empty());
+    QVERIFY(detect(healthyLayer(0, 40)).empty());
+    QVERIFY(detect(healthyLayer(0, 0)).empty());
+    QVERIFY(detectRoutingProblems({}).empty());
   }
 
   void sustainedCollapseWarns() {
-    LayerColumns layer = healthy_layer(1, 40);
-    set_rows(layer.load_entropy, 12, 40, 0.4);
+    LayerColumns layer = healthyLayer(1, 40);
+    setRows(layer.load_entropy, 12, 40, 0.4);
     layer.load_entropy.back() = 0.31;
     const auto warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
@@ -74,8 +74,8 @@ class TestRoutingCollapse : public QObject {
   }
 
   void streakMustReachTheThreshold() {
-    LayerColumns layer = healthy_layer(0, 40);
-    set_rows(layer.load_entropy, 21, 40, 0.2);  // 19 rows
+    LayerColumns layer = healthyLayer(0, 40);
+    setRows(layer.load_entropy, 21, 40, 0.2);  // 19 rows
     QVERIFY(detect(layer).empty());
     layer.load_entropy[20] = 0.2;  // 20 rows
     QCOMPARE(detect(layer).size(), size_t{1});
@@ -84,9 +84,9 @@ class TestRoutingCollapse : public QObject {
   }
 
   void recoveryClearsTheWarning() {
-    LayerColumns layer = healthy_layer(0, 40);
-    set_rows(layer.load_entropy, 5, 40, 0.1);
-    set_rows(layer.dead_experts, 5, 40, 2);
+    LayerColumns layer = healthyLayer(0, 40);
+    setRows(layer.load_entropy, 5, 40, 0.1);
+    setRows(layer.dead_experts, 5, 40, 2);
     QCOMPARE(detect(layer).size(), size_t{2});
     layer.load_entropy.back() = 0.8;  // the latest step is fine again
     layer.dead_experts.back() = 0;
@@ -94,43 +94,43 @@ class TestRoutingCollapse : public QObject {
   }
 
   void nanBreaksAStreak() {
-    LayerColumns layer = healthy_layer(0, 40);
-    set_rows(layer.load_entropy, 0, 40, 0.1);
+    LayerColumns layer = healthyLayer(0, 40);
+    setRows(layer.load_entropy, 0, 40, 0.1);
     layer.load_entropy.back() = kNaN;
     QVERIFY(detect(layer).empty());
   }
 
   void shortRunsWarnEarlyWithoutRecovery() {
-    LayerColumns layer = healthy_layer(3, 5, 1, 1);  // steps 1..5
-    set_rows(layer.load_entropy, 0, 5, 0.2);
+    LayerColumns layer = healthyLayer(3, 5, 1, 1);  // steps 1..5
+    setRows(layer.load_entropy, 0, 5, 0.2);
     auto warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
     QCOMPARE(warnings[0].since_step, int64_t{1});
     QCOMPARE(warnings[0].rows, size_t{5});
 
-    layer = healthy_layer(3, 6, 1, 1);
-    set_rows(layer.load_entropy, 3, 6, 0.2);  // good, good, good, bad, bad, bad
+    layer = healthyLayer(3, 6, 1, 1);
+    setRows(layer.load_entropy, 3, 6, 0.2);  // good, good, good, bad, bad, bad
     warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
     QCOMPARE(warnings[0].since_step, int64_t{4});
 
-    set_rows(layer.load_entropy, 3, 4, 0.9);  // only 2 bad rows: too few
+    setRows(layer.load_entropy, 3, 4, 0.9);  // only 2 bad rows: too few
     QVERIFY(detect(layer).empty());
 
-    layer = healthy_layer(3, 6, 1, 1);
-    set_rows(layer.load_entropy, 0, 6, 0.2);
+    layer = healthyLayer(3, 6, 1, 1);
+    setRows(layer.load_entropy, 0, 6, 0.2);
     layer.load_entropy[1] = 0.9;  // bad, good, bad, bad, bad, bad: it recovered once
     QVERIFY(detect(layer).empty());
 
-    layer = healthy_layer(3, 2, 1, 1);
-    set_rows(layer.load_entropy, 0, 2, 0.2);  // two steps are not enough to say
+    layer = healthyLayer(3, 2, 1, 1);
+    setRows(layer.load_entropy, 0, 2, 0.2);  // two steps are not enough to say
     QVERIFY(detect(layer).empty());
   }
 
   void deadExpertsWarnWithCountAndSpan() {
-    LayerColumns layer = healthy_layer(0, 96, 150, 1);  // steps 150..245
-    set_rows(layer.dead_experts, 40, 50, 1);            // an earlier episode, recovered
-    set_rows(layer.dead_experts, 50, 96, 2);            // steps 200..245
+    LayerColumns layer = healthyLayer(0, 96, 150, 1);  // steps 150..245
+    setRows(layer.dead_experts, 40, 50, 1);            // an earlier episode, recovered
+    setRows(layer.dead_experts, 50, 96, 2);            // steps 200..245
     layer.dead_experts.back() = 3;
     const auto warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
@@ -146,8 +146,8 @@ class TestRoutingCollapse : public QObject {
   }
 
   void imbalanceIsTheMildWarning() {
-    LayerColumns layer = healthy_layer(2, 30);
-    set_rows(layer.max_over_mean, 5, 30, 2.7);
+    LayerColumns layer = healthyLayer(2, 30);
+    setRows(layer.max_over_mean, 5, 30, 2.7);
     auto warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
     QCOMPARE(warnings[0].kind, RoutingProblem::kImbalanced);
@@ -156,19 +156,19 @@ class TestRoutingCollapse : public QObject {
              warnings[0].message.c_str());
     QVERIFY(warnings[0].message.find("2.7x") != std::string::npos);
 
-    set_rows(layer.load_entropy, 5, 30, 0.3);  // collapsed as well: only the collapse is said
+    setRows(layer.load_entropy, 5, 30, 0.3);  // collapsed as well: only the collapse is said
     warnings = detect(layer);
     QCOMPARE(warnings.size(), size_t{1});
     QCOMPARE(warnings[0].kind, RoutingProblem::kCollapse);
   }
 
   void warningsComeByLayerThenKind() {
-    LayerColumns first = healthy_layer(0, 30);
-    set_rows(first.dead_experts, 0, 30, 1);
-    set_rows(first.load_entropy, 0, 30, 0.2);
-    LayerColumns second = healthy_layer(1, 30);
-    set_rows(second.max_over_mean, 0, 30, 3);
-    const auto warnings = detect_routing_problems({first, second});
+    LayerColumns first = healthyLayer(0, 30);
+    setRows(first.dead_experts, 0, 30, 1);
+    setRows(first.load_entropy, 0, 30, 0.2);
+    LayerColumns second = healthyLayer(1, 30);
+    setRows(second.max_over_mean, 0, 30, 3);
+    const auto warnings = detectRoutingProblems({first, second});
     QCOMPARE(warnings.size(), size_t{3});
     QCOMPARE(warnings[0].layer, int64_t{0});
     QCOMPARE(warnings[0].kind, RoutingProblem::kCollapse);
@@ -179,8 +179,8 @@ class TestRoutingCollapse : public QObject {
   }
 
   void thresholdsAreSettings() {
-    LayerColumns layer = healthy_layer(0, 40);
-    set_rows(layer.load_entropy, 34, 40, 0.6);  // 6 rows at 0.6
+    LayerColumns layer = healthyLayer(0, 40);
+    setRows(layer.load_entropy, 34, 40, 0.6);  // 6 rows at 0.6
     QVERIFY(detect(layer).empty());
     CollapseThresholds strict;
     strict.min_load_entropy = 0.7;

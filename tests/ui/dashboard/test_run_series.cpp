@@ -16,7 +16,7 @@ namespace {
 
 const QString kRunFile = QStringLiteral(MOE_TEST_DATA_DIR "/resumed_failed_run.jsonl");
 
-protocol::ExpertLoadEvent load_event(int64_t step, int64_t layer, std::vector<int64_t> counts,
+protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int64_t> counts,
                                      int64_t capacity) {
   protocol::ExpertLoadEvent e;
   e.step = step;
@@ -28,7 +28,7 @@ protocol::ExpertLoadEvent load_event(int64_t step, int64_t layer, std::vector<in
   return e;
 }
 
-protocol::StepEvent step_event(int64_t step, double loss) {
+protocol::StepEvent stepEvent(int64_t step, double loss) {
   protocol::StepEvent e;
   e.step = step;
   e.t = static_cast<double>(step);
@@ -81,17 +81,17 @@ class TestRunSeries : public QObject {
     QCOMPARE(series.layer(1)->size(), size_t{2});
     QCOMPARE(series.stats().rejected, 1);
 
-    const auto load = series.expert_load(0, 3);
+    const auto load = series.expertLoad(0, 3);
     QVERIFY(load);
     QCOMPARE(load->counts, (std::vector<int64_t>{80, 70, 20, 86}));
     QCOMPARE(load->kept, (std::vector<int64_t>{64, 64, 20, 64}));
     QCOMPARE(load->capacity, int64_t{64});
     QVERIFY(std::abs(load->importance[2] - 0.1) < 2e-5);
-    QCOMPARE(series.expert_load(0, 2)->counts, (std::vector<int64_t>{90, 60, 10, 96}));
-    QCOMPARE(series.expert_load(0)->step, int64_t{3});  // the newest
-    QVERIFY(!series.expert_load(0, 0));                 // nothing at or before step 0
-    QVERIFY(!series.expert_load(7));
-    const auto latest = series.latest_expert_loads();
+    QCOMPARE(series.expertLoad(0, 2)->counts, (std::vector<int64_t>{90, 60, 10, 96}));
+    QCOMPARE(series.expertLoad(0)->step, int64_t{3});  // the newest
+    QVERIFY(!series.expertLoad(0, 0));                 // nothing at or before step 0
+    QVERIFY(!series.expertLoad(7));
+    const auto latest = series.latestExpertLoads();
     QCOMPARE(latest.size(), size_t{2});
     QCOMPARE(latest[1].step, int64_t{2});
 
@@ -112,7 +112,7 @@ class TestRunSeries : public QObject {
     QCOMPARE(series.checkpoints().size(), size_t{1});
     QCOMPARE(series.checkpoints()[0].path, std::string("runs/hand/checkpoints/step-2"));
 
-    const auto end = series.run_end();
+    const auto end = series.runEnd();
     QVERIFY(end);
     QCOMPARE(end->status, std::string("failed"));
     QCOMPARE(end->error.value_or(""),
@@ -130,57 +130,57 @@ class TestRunSeries : public QObject {
     protocol::RunEndEvent end;
     end.status = "cancelled";
     series.apply(end);
-    QVERIFY(series.run_end());
+    QVERIFY(series.runEnd());
     series.apply(protocol::RunStartEvent{});
-    QVERIFY(!series.run_end());
+    QVERIFY(!series.runEnd());
   }
 
   void outOfOrderStepsStaySorted() {
     RunSeries series;
-    for (int64_t s : {5, 1, 3, 2, 4, 3}) series.apply(step_event(s, static_cast<double>(s * 10)));
-    series.apply(step_event(3, -1));
+    for (int64_t s : {5, 1, 3, 2, 4, 3}) series.apply(stepEvent(s, static_cast<double>(s * 10)));
+    series.apply(stepEvent(3, -1));
     const auto steps = series.steps();
     QCOMPARE(steps.step, (std::vector<double>{1, 2, 3, 4, 5}));
     QCOMPARE(steps.loss, (std::vector<double>{10, 20, -1, 40, 50}));
-    QCOMPARE(series.steps(StepRange::last_rows(2)).step, (std::vector<double>{4, 5}));
+    QCOMPARE(series.steps(StepRange::lastRows(2)).step, (std::vector<double>{4, 5}));
     QCOMPARE(series.steps(StepRange::between(2, 3)).step, (std::vector<double>{2, 3}));
 
-    for (int64_t s : {3, 1, 2}) series.apply(load_event(s, 0, {s, 10 * s}, 15));
-    series.apply(load_event(2, 0, {7, 8}, 15));
+    for (int64_t s : {3, 1, 2}) series.apply(loadEvent(s, 0, {s, 10 * s}, 15));
+    series.apply(loadEvent(2, 0, {7, 8}, 15));
     QCOMPARE(series.layer(0)->step, (std::vector<double>{1, 2, 3}));
-    QCOMPARE(series.expert_load(0, 1)->counts, (std::vector<int64_t>{1, 10}));
-    QCOMPARE(series.expert_load(0, 2)->counts, (std::vector<int64_t>{7, 8}));
-    QCOMPARE(series.expert_load(0, 3)->kept, (std::vector<int64_t>{3, 15}));
+    QCOMPARE(series.expertLoad(0, 1)->counts, (std::vector<int64_t>{1, 10}));
+    QCOMPARE(series.expertLoad(0, 2)->counts, (std::vector<int64_t>{7, 8}));
+    QCOMPARE(series.expertLoad(0, 3)->kept, (std::vector<int64_t>{3, 15}));
   }
 
   void changesSinceCopiesOnlyWhatChanged() {
     RunSeries series;
     QCOMPARE(series.version(), uint64_t{0});
     for (int64_t s = 1; s <= 10; ++s) {
-      series.apply(step_event(s, 1.0));
-      series.apply(load_event(s, 0, {1, 2}, 4));
+      series.apply(stepEvent(s, 1.0));
+      series.apply(loadEvent(s, 0, {1, 2}, 4));
     }
-    moe::ui::RunSnapshot first = series.changes_since(0);
+    moe::ui::RunSnapshot first = series.changesSince(0);
     QVERIFY(first.reset);
     QCOMPARE(first.steps.size(), size_t{10});
     const uint64_t v = first.version;
     QCOMPARE(v, series.version());
 
-    moe::ui::RunSnapshot none = series.changes_since(v);
+    moe::ui::RunSnapshot none = series.changesSince(v);
     QVERIFY(!none.reset);
     QCOMPARE(none.steps.size(), size_t{0});
     QVERIFY(none.layers.empty());
 
-    series.apply(step_event(11, 2.0));
-    moe::ui::RunSnapshot tail = series.changes_since(v);
+    series.apply(stepEvent(11, 2.0));
+    moe::ui::RunSnapshot tail = series.changesSince(v);
     QCOMPARE(tail.steps.replace_from, 11.0);
     QCOMPARE(tail.steps.step, (std::vector<double>{11}));
     QVERIFY(tail.layers.empty());  // layer 0 did not change
 
     // A resumed run repeats step 4: the reader replaces everything from step 4 on.
-    series.apply(step_event(4, 3.0));
-    series.apply(load_event(4, 0, {3, 3}, 4));
-    moe::ui::RunSnapshot resumed = series.changes_since(tail.version);
+    series.apply(stepEvent(4, 3.0));
+    series.apply(loadEvent(4, 0, {3, 3}, 4));
+    moe::ui::RunSnapshot resumed = series.changesSince(tail.version);
     QCOMPARE(resumed.steps.replace_from, 4.0);
     QCOMPARE(resumed.steps.step, (std::vector<double>{4, 5, 6, 7, 8, 9, 10, 11}));
     QCOMPARE(resumed.steps.loss[0], 3.0);
@@ -189,7 +189,7 @@ class TestRunSeries : public QObject {
     QCOMPARE(resumed.layers[0].size(), size_t{7});
 
     series.clear();
-    QVERIFY(series.changes_since(resumed.version).reset);
+    QVERIFY(series.changesSince(resumed.version).reset);
     QCOMPARE(series.steps().size(), size_t{0});
   }
 
@@ -197,45 +197,45 @@ class TestRunSeries : public QObject {
     RunSeries series;
     uint64_t at_500 = 0, at_2500 = 0;
     for (int64_t s = 1; s <= 3000; ++s) {
-      series.apply(step_event(s, 1.0));  // one version each: the change log must fold
+      series.apply(stepEvent(s, 1.0));  // one version each: the change log must fold
       if (s == 500) at_500 = series.version();
       if (s == 2500) at_2500 = series.version();
     }
-    const moe::ui::RunSnapshot recent = series.changes_since(at_2500);
+    const moe::ui::RunSnapshot recent = series.changesSince(at_2500);
     QVERIFY(!recent.reset);
     QVERIFY2(recent.steps.replace_from <= 2501 && recent.steps.replace_from >= 2000,
              qPrintable(QString::number(recent.steps.replace_from)));
     QCOMPARE(recent.steps.step.back(), 3000.0);
-    QVERIFY(series.changes_since(at_500).steps.replace_from <= 501);  // never fewer rows
+    QVERIFY(series.changesSince(at_500).steps.replace_from <= 501);  // never fewer rows
   }
 
   void countsWidenAndKeptExceptionsSurvive() {
     RunSeries series;
-    series.apply(load_event(1, 0, {10, 20}, 15));
+    series.apply(loadEvent(1, 0, {10, 20}, 15));
     QVERIFY(!series.stats().wide_counts);
-    series.apply(load_event(2, 0, {100000, 3}, 200000));
+    series.apply(loadEvent(2, 0, {100000, 3}, 200000));
     QVERIFY(series.stats().wide_counts);
-    QCOMPARE(series.expert_load(0, 1)->counts, (std::vector<int64_t>{10, 20}));
-    QCOMPARE(series.expert_load(0, 2)->counts, (std::vector<int64_t>{100000, 3}));
+    QCOMPARE(series.expertLoad(0, 1)->counts, (std::vector<int64_t>{10, 20}));
+    QCOMPARE(series.expertLoad(0, 2)->counts, (std::vector<int64_t>{100000, 3}));
 
-    protocol::ExpertLoadEvent odd = load_event(3, 0, {10, 20}, 15);
+    protocol::ExpertLoadEvent odd = loadEvent(3, 0, {10, 20}, 15);
     odd.kept = {9, 14};  // not min(count, capacity): kept as reported
     series.apply(odd);
-    QCOMPARE(series.expert_load(0, 3)->kept, (std::vector<int64_t>{9, 14}));
-    series.apply(load_event(3, 0, {10, 20}, 15));  // replaced by an ordinary row
-    QCOMPARE(series.expert_load(0, 3)->kept, (std::vector<int64_t>{10, 15}));
+    QCOMPARE(series.expertLoad(0, 3)->kept, (std::vector<int64_t>{9, 14}));
+    series.apply(loadEvent(3, 0, {10, 20}, 15));  // replaced by an ordinary row
+    QCOMPARE(series.expertLoad(0, 3)->kept, (std::vector<int64_t>{10, 15}));
 
-    protocol::ExpertLoadEvent nan_importance = load_event(4, 0, {1, 1}, 15);
+    protocol::ExpertLoadEvent nan_importance = loadEvent(4, 0, {1, 1}, 15);
     nan_importance.importance = {std::nan(""), 0.5};
     series.apply(nan_importance);
-    QVERIFY(std::isnan(series.expert_load(0, 4)->importance[0]));
-    QVERIFY(std::abs(series.expert_load(0, 4)->importance[1] - 0.5) < 1e-4);
+    QVERIFY(std::isnan(series.expertLoad(0, 4)->importance[0]));
+    QVERIFY(std::abs(series.expertLoad(0, 4)->importance[1] - 0.5) < 1e-4);
   }
 
   void loadMatrixAveragesBins() {
     RunSeries series;
-    for (int64_t s = 1; s <= 10; ++s) series.apply(load_event(s, 2, {s, 2 * s, 0}, 100));
-    const moe::ui::LoadMatrix m = series.load_matrix(2, StepRange::all(), 4);
+    for (int64_t s = 1; s <= 10; ++s) series.apply(loadEvent(s, 2, {s, 2 * s, 0}, 100));
+    const moe::ui::LoadMatrix m = series.loadMatrix(2, StepRange::all(), 4);
     QCOMPARE(m.experts, size_t{3});
     QCOMPARE(m.bins, size_t{4});
     // Bins of rows [0,2) [2,5) [5,7) [7,10): steps 1-2, 3-5, 6-7, 8-10.
@@ -247,12 +247,12 @@ class TestRunSeries : public QObject {
     QCOMPARE(m.max_value, 18.0);
     QCOMPARE(m.max_capacity, 100.0);
 
-    const moe::ui::LoadMatrix all = series.load_matrix(2, StepRange::last_rows(3), 100);
+    const moe::ui::LoadMatrix all = series.loadMatrix(2, StepRange::lastRows(3), 100);
     QCOMPARE(all.bins, size_t{3});
     QCOMPARE(all.first_step, (std::vector<double>{8, 9, 10}));
-    const auto kept = series.load_matrix(2, StepRange::all(), 1, LoadValue::kKept);
+    const auto kept = series.loadMatrix(2, StepRange::all(), 1, LoadValue::kKept);
     QCOMPARE(kept.at(0, 0), 5.5f);
-    QCOMPARE(series.load_matrix(9, StepRange::all(), 4).bins, size_t{0});
+    QCOMPARE(series.loadMatrix(9, StepRange::all(), 4).bins, size_t{0});
   }
 
   void logIsBounded() {

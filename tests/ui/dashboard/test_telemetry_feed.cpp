@@ -18,7 +18,7 @@ const QString kRunFile = QStringLiteral(MOE_TEST_DATA_DIR "/resumed_failed_run.j
 
 // `steps` steps of a run with `layers` MoE layers of `experts` experts: per step a step line,
 // one expert_load line per layer and a phases line.
-QByteArray synthetic_run(int steps, int layers, int experts) {
+QByteArray syntheticRun(int steps, int layers, int experts) {
   std::string out;
   protocol::RunStartEvent start;
   start.run_id = "synthetic";
@@ -62,7 +62,7 @@ bool same(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 // Every series and record of two RunSeries agree.
-void compare_series(const RunSeries& a, const RunSeries& b) {
+void compareSeries(const RunSeries& a, const RunSeries& b) {
   const moe::ui::RunSnapshot x = a.snapshot(), y = b.snapshot();
   QCOMPARE(x.steps.size(), y.steps.size());
   for (size_t i = 0; i < moe::ui::StepColumns::kColumns; ++i) {
@@ -74,8 +74,8 @@ void compare_series(const RunSeries& a, const RunSeries& b) {
       QVERIFY(same(*x.layers[l].columns()[i], *y.layers[l].columns()[i]));
     }
     for (double step : x.layers[l].step) {
-      const auto ea = a.expert_load(x.layers[l].layer, static_cast<int64_t>(step));
-      const auto eb = b.expert_load(x.layers[l].layer, static_cast<int64_t>(step));
+      const auto ea = a.expertLoad(x.layers[l].layer, static_cast<int64_t>(step));
+      const auto eb = b.expertLoad(x.layers[l].layer, static_cast<int64_t>(step));
       QCOMPARE(ea->counts, eb->counts);
       QCOMPARE(ea->kept, eb->kept);
       QCOMPARE(ea->importance, eb->importance);
@@ -94,7 +94,7 @@ void compare_series(const RunSeries& a, const RunSeries& b) {
 }
 
 // Feeds `bytes` in chunks of the given sizes (cycled), then finish(); waits for finished().
-void feed_in_chunks(TelemetryFeed& feed, const QByteArray& bytes, const std::vector<int>& sizes) {
+void feedInChunks(TelemetryFeed& feed, const QByteArray& bytes, const std::vector<int>& sizes) {
   QSignalSpy finished(&feed, &TelemetryFeed::finished);
   qsizetype pos = 0;
   for (size_t i = 0; pos < bytes.size(); ++i) {
@@ -115,13 +115,13 @@ class TestTelemetryFeed : public QObject {
   void oddChunksEqualOneShot() {
     QFile file(kRunFile);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray bytes = file.readAll() + synthetic_run(300, 3, 16);
+    const QByteArray bytes = file.readAll() + syntheticRun(300, 3, 16);
 
     TelemetryFeed whole;
-    feed_in_chunks(whole, bytes, {static_cast<int>(bytes.size())});
+    feedInChunks(whole, bytes, {static_cast<int>(bytes.size())});
     TelemetryFeed odd;
-    feed_in_chunks(odd, bytes, {1, 7, 13, 2, 64, 4093, 3, 1000});
-    compare_series(*whole.series(), *odd.series());
+    feedInChunks(odd, bytes, {1, 7, 13, 2, 64, 4093, 3, 1000});
+    compareSeries(*whole.series(), *odd.series());
     QCOMPARE(odd.stats().malformed, 2);
     QCOMPARE(odd.stats().unknown, 1);
     QCOMPARE(odd.stats().bytes, bytes.size());
@@ -131,7 +131,7 @@ class TestTelemetryFeed : public QObject {
 
   void finishParsesTheLastLineWithoutNewline() {
     TelemetryFeed feed;
-    QByteArray bytes = synthetic_run(2, 1, 4);
+    QByteArray bytes = syntheticRun(2, 1, 4);
     bytes.chop(1);  // the last phases line loses its newline
     QSignalSpy finished(&feed, &TelemetryFeed::finished);
     feed.feed(bytes);
@@ -143,7 +143,7 @@ class TestTelemetryFeed : public QObject {
   }
 
   void changedIsCoalesced() {
-    const QByteArray bytes = synthetic_run(1000, 8, 8);  // 10,001 lines
+    const QByteArray bytes = syntheticRun(1000, 8, 8);  // 10,001 lines
     QCOMPARE(bytes.count('\n'), 10001);
     TelemetryFeed feed;
     QSignalSpy changed(&feed, &TelemetryFeed::changed);
@@ -192,7 +192,7 @@ class TestTelemetryFeed : public QObject {
 
     RunSeries direct;
     QVERIFY(TelemetryFeed::readFile(kRunFile, &direct));
-    compare_series(*feed.series(), direct);
+    compareSeries(*feed.series(), direct);
   }
 
   void loadFileThatCannotBeRead() {
@@ -214,7 +214,7 @@ class TestTelemetryFeed : public QObject {
     {
       TelemetryFeed feed(series);
       QCOMPARE(feed.series().get(), series.get());
-      feed.feed(synthetic_run(2000, 2, 8));  // destroyed while the worker may still parse
+      feed.feed(syntheticRun(2000, 2, 8));  // destroyed while the worker may still parse
     }
     QVERIFY(series->steps().size() <= 2000);
   }

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-bool has_problem(const ExperimentDocument& doc, const std::string& pointer) {
+bool hasProblem(const ExperimentDocument& doc, const std::string& pointer) {
   for (const auto& p : doc.problems()) {
     if (p.pointer == pointer) return true;
   }
@@ -47,7 +47,7 @@ class TestExperimentDocument : public QObject {
     QCOMPARE(content.count(), 1);
     QVERIFY(doc_->isModified());
     QCOMPARE(doc_->config().moe.top_k, 9);
-    QVERIFY(has_problem(*doc_, "/moe/top_k"));
+    QVERIFY(hasProblem(*doc_, "/moe/top_k"));
     QVERIFY(doc_->text().contains("\"top_k\": 9"));
     doc_->setValue("/moe/top_k", 2);
     QVERIFY(doc_->isValid());
@@ -92,8 +92,8 @@ class TestExperimentDocument : public QObject {
 
   void canonicalTextKeepsUnknownKeysAndBadValues() {
     doc_->setText(R"({"moe": {"expertz": 3, "hidden": "big"}, "extra": true})");
-    QVERIFY(has_problem(*doc_, "/moe/expertz"));
-    QVERIFY(has_problem(*doc_, "/moe/hidden"));
+    QVERIFY(hasProblem(*doc_, "/moe/expertz"));
+    QVERIFY(hasProblem(*doc_, "/moe/hidden"));
     doc_->setValue("/moe/top_k", 1);
     const json j = json::parse(doc_->text().toStdString());
     QCOMPARE(j["moe"]["expertz"], json(3));
@@ -116,7 +116,7 @@ class TestExperimentDocument : public QObject {
     doc_->setText(R"({"model": {"kind": "image"}, "data": {"kind": "idx", "path": "/no/such"}})");
     QVERIFY(doc_->isValid());
     doc_->setValidateOptions({/*check_files=*/true});
-    QVERIFY(has_problem(*doc_, "/data/path"));
+    QVERIFY(hasProblem(*doc_, "/data/path"));
   }
 
   void saveAndOpenRoundTrip() {
