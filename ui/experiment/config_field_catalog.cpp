@@ -120,8 +120,10 @@ const std::unordered_map<std::string, Description>& descriptions() {
         "towards equal load after each step."}},
       {"/moe/bias_balancing/rate", {"Rate", "Bias update per step: b += rate·sign(mean d - d)."}},
       {"/parallel/nproc",
-       {"Processes", "Ranks of one run (moe-train launch / torchrun / srun).", 1,
-        limits::kMaxProcs}},
+       {"Processes",
+        "Processes (ranks) of one run. Multi-process runs are not built yet: moe-train "
+        "runs 1.",
+        1, limits::kMaxProcs}},
       {"/parallel/backend", {"Backend", "Process group: gloo (CPU), nccl (CUDA) or auto."}},
       {"/parallel/expert_parallel",
        {"Expert parallel", "Split the experts over the ranks (all-to-all dispatch)."}},
@@ -156,7 +158,8 @@ const std::unordered_map<std::string, Description>& descriptions() {
       {"/train/keep_checkpoints", {"Keep checkpoints", "Newest checkpoints kept on disk.", 1}},
       {"/train/device", {"Device", "auto (CUDA when present), cpu or cuda."}},
       {"/train/threads",
-       {"Threads", "Intra-op CPU threads; 0 = library default.", 0, limits::kMaxThreads}},
+       {"Threads", "CPU threads for LibTorch and the MoE kernels; 0 = every core.", 0,
+        limits::kMaxThreads}},
       {"/data/kind",
        {"Kind",
         "synthetic (generated), text (lm, byte-level), idx (MNIST / Fashion-MNIST) or "
