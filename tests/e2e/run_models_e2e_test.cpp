@@ -117,7 +117,9 @@ TEST(RunModels, TrainsInEveryDtypeAndWithAutocast) {
     auto losses = step_losses(events_of(r.out));
     ASSERT_EQ(losses.size(), 4u);
     for (const auto& [step, loss] : losses) EXPECT_TRUE(std::isfinite(loss)) << step;
-    if (amp) EXPECT_NE(r.err.find("autocast"), std::string::npos) << r.err;
+    if (amp) {
+      EXPECT_NE(r.err.find("autocast"), std::string::npos) << r.err;
+    }
   }
 }
 

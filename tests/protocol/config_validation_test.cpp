@@ -50,7 +50,9 @@ TEST_P(RuleTest, ReportsAtPointer) {
   ASSERT_EQ(problems.size(), 1u) << rule.patch << "\n"
                                  << ::testing::PrintToString(formatted(problems));
   EXPECT_EQ(problems[0].pointer, rule.pointer) << rule.patch;
-  if (*rule.message) EXPECT_EQ(problems[0].message, rule.message) << rule.patch;
+  if (*rule.message) {
+    EXPECT_EQ(problems[0].message, rule.message) << rule.patch;
+  }
 }
 
 const RuleCase kRules[] = {

@@ -1,6 +1,5 @@
 // IDX (MNIST-format) files: values read back exactly, plain and gzipped, and every malformed file
 // is a DataError naming it.
-#include <chrono>
 #include <filesystem>
 
 #include "data/idx_reader.h"
@@ -139,17 +138,13 @@ TEST_F(IdxTest, CountMismatchBadLabelAndWrongSize) {
                     {path("i"), "32x32", "needs 28x28"});
 }
 
-TEST(FashionMnistTest, LoadsTheInstalledDataSetQuickly) {
+// The data set is a build dependency (dataset-fashion-mnist; configure fails without it), so a
+// missing file fails here rather than skipping. How fast it loads is a benchmark's business.
+TEST(FashionMnistTest, LoadsTheInstalledDataSet) {
   const std::string dir = "/usr/share/datasets/fashion-mnist";
-  if (!std::filesystem::exists(dir + "/train-images-idx3-ubyte.gz")) {
-    GTEST_SKIP() << "no Fashion-MNIST at " << dir;
-  }
-  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(std::filesystem::exists(dir + "/train-images-idx3-ubyte.gz"))
+      << "no Fashion-MNIST at " << dir << ": install dataset-fashion-mnist";
   auto source = make_batch_source(config("image", "idx", dir));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "Fashion-MNIST loaded in " << seconds << " s: " << source->describe() << "\n";
-  EXPECT_LT(seconds, 5.0);
   EXPECT_EQ(source->train_samples(), 60000);
   EXPECT_EQ(source->eval_batch_count(1000), 10);
   const Batch b = source->next_train(64);

@@ -124,9 +124,9 @@ TEST(PrefetchTest, StaysBoundedAndWorksAhead) {
   EXPECT_EQ(settle(made, 3), 3);
 }
 
+// A destructor that hangs fails by the test's ctest timeout; no wall-clock bound here.
 TEST(PrefetchTest, DestructsCleanlyMidStream) {
   std::atomic<int> made{0};
-  const auto start = std::chrono::steady_clock::now();
   {
     auto slow =
         prefetch(std::make_unique<ScriptedSource>(-1, std::chrono::milliseconds(50), &made), 1);
@@ -138,7 +138,6 @@ TEST(PrefetchTest, DestructsCleanlyMidStream) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the queue fills
   }
   { auto untouched = prefetch(images(), 3); }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(PrefetchTest, EvalRunsOnTheCallersThreadWhileTheWorkerLoads) {

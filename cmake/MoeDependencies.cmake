@@ -1,0 +1,64 @@
+# Every dependency of the parts being built is required: a missing one stops configure with the
+# Debian package that provides it (packaging/install-deps.sh installs them all), so a tree can
+# never pass its tests with a part silently left out. Parts are left out only on request:
+#   -DMOE_BUILD_ENGINE=OFF  a GUI-only tree (no LibTorch: no moe_core, moe-train or their tests)
+#   -DMOE_BUILD_GUI=OFF     an engine-only tree (no Qt: no moe_ui, moe-studio or their tests)
+
+# moe_require(NAME DEBIAN_PACKAGE [find_package arguments...]): find_package or fail naming the
+# package.
+macro(moe_require name package)
+  find_package(${name} ${ARGN} QUIET)
+  if(NOT ${name}_FOUND)
+    message(FATAL_ERROR "${name} not found: install ${package} (packaging/install-deps.sh)")
+  endif()
+endmacro()
+
+# moe_require_file(WHAT DEBIAN_PACKAGE PATH): PATH must exist (a header, plugin or data set).
+function(moe_require_file what package path)
+  if(NOT EXISTS "${path}")
+    message(FATAL_ERROR
+      "${what} not found (${path}): install ${package} (packaging/install-deps.sh)")
+  endif()
+endfunction()
+
+moe_require(nlohmann_json nlohmann-json3-dev 3)
+find_package(Threads REQUIRED)  # the C library's pthreads
+
+if(MOE_BUILD_ENGINE)
+  moe_require(Torch libtorch-dev)
+  moe_require(CLI11 libcli11-dev)
+  moe_require(ZLIB zlib1g-dev)
+  # c10d's Gloo process group (multi-process runs) compiles against Gloo's headers.
+  find_path(MOE_GLOO_INCLUDE_DIR gloo/config.h)
+  if(NOT MOE_GLOO_INCLUDE_DIR)
+    message(FATAL_ERROR "Gloo headers (gloo/config.h) not found: install libgloo-dev "
+      "(packaging/install-deps.sh)")
+  endif()
+endif()
+
+if(MOE_BUILD_GUI)
+  moe_require(Qt6 qt6-base-dev COMPONENTS Widgets Sql PrintSupport)
+  moe_require(Qt6Svg qt6-svg-dev)
+  moe_require(QCustomPlotQt6 libqcustomplot-dev)
+  # The run store opens its database through Qt's SQLite driver, a plugin loaded at run time.
+  moe_require_file("Qt's SQLite driver" libqt6sql6-sqlite
+    "${QT6_INSTALL_PREFIX}/${QT6_INSTALL_PLUGINS}/sqldrivers/libqsqlite.so")
+endif()
+
+if(MOE_BUILD_TESTS)
+  moe_require(GTest libgtest-dev)
+  find_path(MOE_GMOCK_INCLUDE_DIR gmock/gmock.h)
+  if(NOT MOE_GMOCK_INCLUDE_DIR OR NOT TARGET GTest::gmock)
+    message(FATAL_ERROR "GoogleMock not found: install libgmock-dev (packaging/install-deps.sh)")
+  endif()
+  moe_require(benchmark libbenchmark-dev)
+  if(MOE_BUILD_GUI)
+    moe_require(Qt6Test qt6-base-dev)
+  endif()
+  if(MOE_BUILD_ENGINE)
+    # The IDX reader's test loads the real data set that the default experiment trains on.
+    set(MOE_FASHION_MNIST_DIR /usr/share/datasets/fashion-mnist)
+    moe_require_file(Fashion-MNIST dataset-fashion-mnist
+      "${MOE_FASHION_MNIST_DIR}/train-images-idx3-ubyte.gz")
+  endif()
+endif()
