@@ -20,6 +20,28 @@ namespace {
 
 std::atomic<int> g_requested_threads{0};
 thread_local bool t_in_parallel_region = false;
+std::atomic<int (*)()> g_serial_hook{nullptr};
+std::atomic<void (*)(int)> g_restore_hook{nullptr};
+
+// Makes the calling thread's nested library calls serial while it runs chunks of a job.
+class SerialNestedCalls {
+ public:
+  explicit SerialNestedCalls(bool restore_after)
+      : serial_(g_serial_hook.load(std::memory_order_acquire)),
+        restore_(restore_after ? g_restore_hook.load(std::memory_order_acquire) : nullptr) {
+    if (serial_) state_ = serial_();
+  }
+  ~SerialNestedCalls() {
+    if (serial_ && restore_) restore_(state_);
+  }
+  SerialNestedCalls(const SerialNestedCalls&) = delete;
+  SerialNestedCalls& operator=(const SerialNestedCalls&) = delete;
+
+ private:
+  int (*serial_)();
+  void (*restore_)(int);
+  int state_ = 0;
+};
 
 int resolve_threads() {
   int n = g_requested_threads.load(std::memory_order_relaxed);
@@ -51,7 +73,10 @@ class ThreadPool {
     wake_.notify_all();
 
     t_in_parallel_region = true;
-    work();
+    {
+      SerialNestedCalls serial(/*restore_after=*/true);
+      work();
+    }
     t_in_parallel_region = false;
 
     std::exception_ptr error;
@@ -102,7 +127,11 @@ class ThreadPool {
       if (!open_) continue;
       ++active_;
       lock.unlock();
-      work();
+      {
+        // A worker only ever runs chunks: its nested library calls stay serial for good.
+        SerialNestedCalls serial(/*restore_after=*/false);
+        work();
+      }
       lock.lock();
       if (--active_ == 0) done_.notify_one();
     }
@@ -152,6 +181,11 @@ ThreadPool& pool() {
 }
 
 }  // namespace
+
+void set_nested_parallelism_hooks(NestedParallelismHooks hooks) {
+  g_serial_hook.store(hooks.serial, std::memory_order_release);
+  g_restore_hook.store(hooks.restore, std::memory_order_release);
+}
 
 void set_num_threads(int n) {
   g_requested_threads.store(n > 0 ? n : 0, std::memory_order_relaxed);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
 
 #include "process.h"
 
@@ -33,9 +34,82 @@ TEST(BenchCommand, SweepWritesOneJsonObjectPerConfig) {
     EXPECT_TRUE(item["phases_ms"].contains("experts"));
     // Our layer and the naive GShard formulation compute the same output.
     EXPECT_LT(item["naive_max_abs_diff"].get<double>(), 1e-4);
+    // Every config says which thread setting it ran under and how many rounds it timed.
+    EXPECT_GE(item["intra_op_threads"].get<int>(), 1);
+    EXPECT_TRUE(item.contains("blas_threads"));
+    EXPECT_GE(item["kernel_threads"].get<int>(), 1);
+    EXPECT_GE(item["rounds"].get<int>(), 2);
+    EXPECT_GT(item["ceiling_train_ms"].get<double>(), 0);
+    EXPECT_GT(item["naive_speedup"].get<double>(), 0);
   }
+  // One row per config, each naming its threads; no column without figures.
+  EXPECT_EQ(r.out.find("(ms)"), std::string::npos) << r.out;
+  size_t rows = 0;
+  for (size_t at = r.out.find("moe.experts="); at != std::string::npos;
+       at = r.out.find("moe.experts=", at + 1)) {
+    const auto line = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_TRUE(std::regex_search(line, std::regex(R"(\| \d+, (\d+|n/a), \d+$)"))) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 4u) << r.out;
   EXPECT_EQ(results[3]["config"]["moe.experts"], 8);
   EXPECT_EQ(results[3]["config"]["moe.top_k"], 2);
+}
+
+// The naive baseline computes its own capacity; in every regime (tokens dropped at a factor
+// below one, dropless at 0, capped dropless below 0) and with either gate it must agree with the
+// layer on the capacity and the output.
+TEST(BenchCommand, NaiveBaselineAgreesInEveryCapacityRegime) {
+  TempDir dir;
+  auto json_path = dir.file("bench.json");
+  auto r = run_moe_train({"bench",
+                          "--set",
+                          "model.dim=16",
+                          "--set",
+                          "moe.hidden=32",
+                          "--set",
+                          "model.seq_len=8",
+                          "--set",
+                          "train.batch_size=6",
+                          "--set",
+                          "moe.experts=4",
+                          "--set",
+                          "moe.top_k=2",
+                          "--sweep",
+                          "moe.capacity_factor=0.5,0,-0.75",
+                          "--sweep",
+                          "moe.gate=top,cosine",
+                          "--iters",
+                          "2",
+                          "--min-time",
+                          "0",
+                          "--json",
+                          json_path});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  nlohmann::json results;
+  std::ifstream(json_path) >> results;
+  ASSERT_EQ(results.size(), 6u);
+  for (const auto& item : results) {
+    EXPECT_EQ(item["naive_capacity"], item["capacity"]) << item["config"].dump();
+    EXPECT_LT(item["naive_max_abs_diff"].get<double>(), 1e-4) << item["config"].dump();
+  }
+  // 48 tokens, 4 experts, k = 2: factor 0.5 gives 2 * floor(0.5 * 12) = 12 slots per expert.
+  EXPECT_EQ(results[0]["capacity"], 12);
+}
+
+TEST(BenchCommand, WithoutNaiveNoBaselineFigures) {
+  TempDir dir;
+  auto json_path = dir.file("bench.json");
+  auto r = run_moe_train({"bench", "--set", "model.dim=16", "--set", "moe.hidden=32", "--set",
+                          "model.seq_len=8", "--set", "train.batch_size=4", "--no-naive", "--iters",
+                          "2", "--min-time", "0", "--json", json_path});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  nlohmann::json results;
+  std::ifstream(json_path) >> results;
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["naive_train_ms"], 0);
+  EXPECT_EQ(results[0]["naive_max_abs_diff"], -1);
+  EXPECT_GT(results[0]["efficiency"].get<double>(), 0);
 }
 
 TEST(BenchCommand, BadSweepIsExitTwoBeforeMeasuring) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <moe_kernels/threading.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -162,6 +163,66 @@ TEST_F(ThreadPoolTest, ChangingTheThreadCountBetweenCalls) {
     parallel_for(5000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
     EXPECT_EQ(sum.load(), 5000);
   }
+}
+
+// Hooks that record which threads asked for serial nested calls and which restored.
+std::mutex g_hook_mutex;
+std::vector<std::thread::id> g_serial_threads, g_restore_threads;
+std::vector<int> g_restored_states;
+int record_serial() {
+  std::lock_guard<std::mutex> lock(g_hook_mutex);
+  g_serial_threads.push_back(std::this_thread::get_id());
+  return 42;
+}
+void record_restore(int state) {
+  std::lock_guard<std::mutex> lock(g_hook_mutex);
+  g_restore_threads.push_back(std::this_thread::get_id());
+  g_restored_states.push_back(state);
+}
+
+TEST_F(ThreadPoolTest, NestedParallelismHooksRunAroundPoolJobsOnly) {
+  set_nested_parallelism_hooks({&record_serial, &record_restore});
+  set_num_threads(2);
+  const auto caller = std::this_thread::get_id();
+  // Inline work (one chunk) runs no hook: the caller has the machine to itself.
+  parallel_for(10, 10, [](int64_t, int64_t) {});
+  EXPECT_TRUE(g_serial_threads.empty());
+
+  // A pool job: the caller goes serial before its chunks and is restored after, with the
+  // state its hook returned; any worker that took chunks went serial first.
+  bool worker_ran = false;
+  for (int attempt = 0; attempt < 20 && !worker_ran; ++attempt) {
+    {
+      std::lock_guard<std::mutex> lock(g_hook_mutex);
+      g_serial_threads.clear();
+      g_restore_threads.clear();
+      g_restored_states.clear();
+    }
+    std::mutex m;
+    std::vector<std::thread::id> ran_on;
+    parallel_for(8, 1, [&](int64_t, int64_t) {
+      {
+        std::lock_guard<std::mutex> lock(m);
+        ran_on.push_back(std::this_thread::get_id());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+    std::lock_guard<std::mutex> lock(g_hook_mutex);
+    ASSERT_EQ(g_restore_threads.size(), 1u);
+    EXPECT_EQ(g_restore_threads[0], caller);
+    EXPECT_EQ(g_restored_states[0], 42);
+    EXPECT_NE(std::find(g_serial_threads.begin(), g_serial_threads.end(), caller),
+              g_serial_threads.end());
+    for (auto id : ran_on) {
+      if (id == caller) continue;
+      worker_ran = true;
+      EXPECT_NE(std::find(g_serial_threads.begin(), g_serial_threads.end(), id),
+                g_serial_threads.end())
+          << "a worker ran chunks without going serial";
+    }
+  }
+  EXPECT_TRUE(worker_ran) << "no chunk ever ran on a worker thread";
+  set_nested_parallelism_hooks({});
 }
 
 double process_cpu_seconds() {

@@ -1,25 +1,10 @@
 #include "bench/blas_threads.h"
 
 #include <ATen/Parallel.h>
-#include <dlfcn.h>
+
+#include "runtime/thread_pools.h"
 
 namespace moe::train {
-
-namespace {
-
-// Looked up at run time so the binary does not link OpenBLAS by name: LibTorch brings whichever
-// BLAS the system provides.
-using SetThreads = void (*)(int);
-using GetThreads = int (*)();
-
-SetThreads blas_set() {
-  return reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-}
-GetThreads blas_get() {
-  return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-}
-
-}  // namespace
 
 std::string ThreadConfig::describe() const {
   return "intra-op " + std::to_string(intra_op) + ", BLAS " +
@@ -27,19 +12,19 @@ std::string ThreadConfig::describe() const {
 }
 
 bool blas_threads_controllable() {
-  return blas_set() && blas_get();
+  return blas_num_threads() > 0;
 }
 
 ThreadConfig current_thread_config() {
   ThreadConfig c;
   c.intra_op = at::get_num_threads();
-  c.blas = blas_get() ? blas_get()() : 0;
+  c.blas = blas_num_threads();
   return c;
 }
 
 void apply_thread_config(const ThreadConfig& config) {
   at::set_num_threads(config.intra_op);
-  if (config.blas > 0 && blas_set()) blas_set()(config.blas);
+  if (config.blas > 0) set_blas_num_threads(config.blas);
 }
 
 }  // namespace moe::train

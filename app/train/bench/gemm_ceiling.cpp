@@ -1,5 +1,6 @@
 #include "bench/gemm_ceiling.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace moe::train {
@@ -27,14 +28,21 @@ void ExpertGemms::backward() const {
   auto grad_w1 = at::bmm(d_.transpose(1, 2), grad_h);   // [E, M, H]
 }
 
+// LibTorch's bmm calls the BLAS once per expert, outside its intra-op pool (measured: intra-op
+// 2 with BLAS 1 keeps one core busy, the same as intra-op 1), so with a BLAS whose threads can be
+// set only those are searched, and LibTorch's pool stays at one thread. More would change
+// nothing in the GEMMs, yet its OpenMP workers spin for milliseconds after each LibTorch op, on
+// the cores the kernels' pool is about to use (the layer's element-wise work runs on that pool).
+// A BLAS without that control (MKL follows OpenMP) is searched over intra-op threads instead.
 std::vector<ThreadConfig> candidate_thread_configs() {
   const int cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<ThreadConfig> out;
-  const bool blas = blas_threads_controllable();
-  out.push_back({1, blas ? cores : 0});
-  if (cores > 1) {
-    out.push_back({cores, blas ? 1 : 0});
-    if (blas) out.push_back({cores, cores});
+  if (blas_threads_controllable()) {
+    out.push_back({1, 1});
+    if (cores > 1) out.push_back({1, cores});
+  } else {
+    out.push_back({1, 0});
+    if (cores > 1) out.push_back({cores, 0});
   }
   return out;
 }

@@ -16,9 +16,8 @@ struct ExpertShape {
 };
 
 struct GemmCeiling {
-  ThreadConfig threads;   // the fastest configuration found
-  double forward_ms = 0;  // the 2 forward GEMMs
-  double train_ms = 0;    // the 6 GEMMs of forward + backward
+  ThreadConfig threads;  // the fastest configuration found
+  double train_ms = 0;   // the 6 GEMMs of forward + backward
 };
 
 // The six GEMMs on random operands of the layer's shapes.

@@ -1,9 +1,14 @@
 #include "bench/layer_benchmark.h"
 
-#include "bad_input.h"
+#include <functional>
+#include <vector>
+
 #include "bench/naive_moe.h"
 #include "moe/moe_layer.h"
+#include "moe_kernels/threading.h"
+#include "protocol/expert_flops.h"
 #include "telemetry/phase_timer.h"
+#include "train/input_error.h"
 
 namespace moe::train {
 
@@ -13,13 +18,14 @@ at::ScalarType bench_dtype(const std::string& name) {
   if (name == "float32") return at::kFloat;
   if (name == "float64") return at::kDouble;
   if (name == "bfloat16") return at::kBFloat16;
-  throw BadInput(
+  throw InputError(
       "train.dtype: the CPU layer benchmark supports float32, float64 and bfloat16, got " + name);
 }
 
-// Routing variants the naive GShard formulation does not implement.
+// Routing variants the naive GShard formulation does not implement. Gate noise is fine: the
+// outputs are compared in eval mode, where neither adds noise.
 bool naive_comparable(const protocol::MoeConfig& m) {
-  return !m.batch_prioritized_routing && !m.bias_balancing.enabled && m.gate_noise == 0;
+  return !m.batch_prioritized_routing && !m.bias_balancing.enabled;
 }
 
 void clear_grads(MoeLayerImpl& layer, const at::Tensor& x) {
@@ -27,36 +33,35 @@ void clear_grads(MoeLayerImpl& layer, const at::Tensor& x) {
   for (auto& p : layer.parameters()) p.mutable_grad().reset();
 }
 
-// One forward + backward of the layer; the backward is timed as the phase "backward".
+// One forward + backward of the layer; the backward is timed as the phase "backward". Each call
+// appends the step's phase times to `phases`.
 struct TrainStep {
   MoeLayerImpl& layer;
   const at::Tensor& x;
   const at::Tensor& grad_out;
+  std::vector<std::map<std::string, double>>& phases;
   void operator()() const {
-    auto result = layer.forward(x);
+    PhaseTimes times;
     {
+      ActivePhaseTimes active(&times);
+      auto result = layer.forward(x);
       ScopedPhase phase("backward");
       torch::autograd::backward({result.output}, {grad_out});
     }
     clear_grads(layer, x);
+    phases.push_back(times.ms());
   }
 };
 
-// Average per-step phase times over a few instrumented steps.
-std::map<std::string, double> measure_phases(const TrainStep& step, int steps) {
-  PhaseTimes times;
-  ActivePhaseTimes active(&times);
-  for (int i = 0; i < steps; ++i) step();
-  std::map<std::string, double> out;
-  for (const auto& [name, ms] : times.ms()) out[name] = ms / steps;
-  return out;
+constexpr const char* kRoutingPhases[] = {"gate", "dispatch", "combine", "dispatch_backward",
+                                          "combine_backward"};
+
+double phase_or_zero(const std::map<std::string, double>& phases, const std::string& name) {
+  auto it = phases.find(name);
+  return it == phases.end() ? 0.0 : it->second;
 }
 
 }  // namespace
-
-double expert_train_flops(int64_t tokens, int64_t top_k, int64_t model_dim, int64_t hidden) {
-  return 3.0 * 4.0 * tokens * top_k * model_dim * static_cast<double>(hidden);
-}
 
 LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
                                  const LayerBenchOptions& options) {
@@ -75,45 +80,67 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.capacity = layer->forward(x).stats.capacity;
 
   const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
-  r.ceiling = measure_gemm_ceiling(gemms, options.timing, candidate_thread_configs());
-  apply_thread_config(r.ceiling.threads);  // the layer runs under the ceiling's best setting
+  const auto best = measure_gemm_ceiling(gemms, options.timing, candidate_thread_configs());
+  r.threads = best.threads;
+  apply_thread_config(r.threads);  // the layer runs under the ceiling's best setting
+  r.kernel_threads = kernels::num_threads();
   {
     torch::NoGradGuard no_grad;
     r.forward_ms = median_ms(options.timing, [&] { layer->forward(x); });
   }
-  const TrainStep step{*layer, x, grad_out};
-  const auto paired = paired_median_ms(
-      options.timing, [&] { gemms.train_step(); }, step);
-  r.train_ms = paired.b_ms;
-  r.ceiling.train_ms = paired.a_ms;  // re-measured beside the layer
-  r.efficiency = paired.a_over_b;
-  r.phases_ms = measure_phases(step, std::max(2, options.timing.min_iters / 2));
-  const double routing = r.phases_ms["gate"] + r.phases_ms["dispatch"] + r.phases_ms["combine"] +
-                         r.phases_ms["dispatch_backward"] + r.phases_ms["combine_backward"];
-  r.routing_share = routing / r.train_ms;
 
-  const double flops = expert_train_flops(r.tokens, r.top_k, M, H);
+  // Ceiling, layer and (optionally) the naive baseline, once each per round.
+  std::vector<std::map<std::string, double>> phases;
+  std::vector<std::function<void()>> fns{[&] { gemms.train_step(); },
+                                         TrainStep{*layer, x, grad_out, phases}};
+  if (options.naive) {
+    fns.push_back([&] {
+      auto out = naive_moe_forward(*layer, x).output;
+      torch::autograd::backward({out}, {grad_out});
+      clear_grads(*layer, x);
+    });
+  }
+  // The naive baseline takes seconds a run: one warm-up run is enough for it.
+  const Rounds rounds(
+      options.timing, fns,
+      {options.timing.warmup, options.timing.warmup, std::min(options.timing.warmup, 1)});
+  r.rounds = static_cast<int>(rounds.count());
+  phases.erase(phases.begin(), phases.end() - r.rounds);  // drop the warm-up steps
+  r.ceiling_train_ms = rounds.median_ms(0);
+  r.train_ms = rounds.median_ms(1);
+  r.efficiency = rounds.median_ratio(0, 1);
+
+  std::vector<double> shares;
+  std::map<std::string, std::vector<double>> by_phase;
+  for (int i = 0; i < r.rounds; ++i) {
+    double routing = 0;
+    for (const char* name : kRoutingPhases) routing += phase_or_zero(phases[i], name);
+    shares.push_back(routing / rounds.ms(1)[i]);
+    for (const auto& [name, ms] : phases[i]) by_phase[name].push_back(ms);
+  }
+  r.routing_share = median_of(shares);
+  for (auto& [name, values] : by_phase) {
+    values.resize(r.rounds, 0.0);  // a phase missing from a step took no time there
+    r.phases_ms[name] = median_of(values);
+  }
+
+  const double flops = protocol::expert_train_flops(r.tokens, r.top_k, M, H);
   r.forward_tokens_per_s = r.tokens / (r.forward_ms / 1e3);
   r.train_tokens_per_s = r.tokens / (r.train_ms / 1e3);
   r.train_tflops = flops / (r.train_ms / 1e3) / 1e12;
 
   if (options.naive) {
-    auto naive_step = [&] {
-      auto out = naive_moe_forward(*layer, x);
-      torch::autograd::backward({out}, {grad_out});
-      clear_grads(*layer, x);
-    };
-    TimingOptions once = options.timing;
-    once.min_iters = std::min(once.min_iters, 3);  // the baseline is slow; a few runs suffice
-    r.naive_train_ms = median_ms(once, naive_step);
+    r.naive_train_ms = rounds.median_ms(2);
     r.naive_train_tokens_per_s = r.tokens / (r.naive_train_ms / 1e3);
+    r.naive_speedup = rounds.median_ratio(2, 1);
+    torch::NoGradGuard no_grad;
+    layer->eval();  // no gate noise in either
+    const auto naive = naive_moe_forward(*layer, x);
+    r.naive_capacity = naive.capacity;
     if (naive_comparable(config.moe)) {
-      torch::NoGradGuard no_grad;
-      layer->eval();  // no noise either way
-      r.naive_max_abs_diff =
-          (layer->forward(x).output - naive_moe_forward(*layer, x)).abs().max().item<double>();
-      layer->train();
+      r.naive_max_abs_diff = (layer->forward(x).output - naive.output).abs().max().item<double>();
     }
+    layer->train();
   }
   return r;
 }

@@ -1,14 +1,23 @@
 #pragma once
-// The naive LibTorch baseline for the benchmark: GShard's dense formulation, with one-hot
-// [N, E, C] dispatch and combine tensors and einsum, on the same gate and expert weights.
-// Routing is the default kind (no batch priority, no bias); postscore and normalize_gate apply.
+// The naive LibTorch baseline of the layer benchmark: GShard's dense einsum formulation, written
+// with plain LibTorch ops and autograd and nothing of the engine but the layer's parameters
+// (read by their names). Routing builds one-hot [N, E] expert masks per choice, positions by
+// cumulative sums, its own capacity, and a dense combine-weights tensor [N, E, C] with its
+// dispatch mask; dispatch, the experts and combine are einsums. Slow by design: it is what the
+// engine's kernels are measured against.
+// Routing is the default kind: no batch-prioritized routing, no selection bias, no gate noise.
 #include <torch/torch.h>
 
 #include "moe/moe_layer.h"
 
 namespace moe::train {
 
+struct NaiveMoeOutput {
+  at::Tensor output;     // [N, M], differentiable w.r.t. x and the layer's parameters
+  int64_t capacity = 0;  // the baseline's own capacity
+};
+
 // x [N, M] -> [N, M]
-at::Tensor naive_moe_forward(MoeLayerImpl& layer, const at::Tensor& x);
+NaiveMoeOutput naive_moe_forward(MoeLayerImpl& layer, const at::Tensor& x);
 
 }  // namespace moe::train

@@ -3,6 +3,7 @@
 // min_seconds in total. The median resists the noise of a shared machine.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <vector>
 
 namespace moe::train {
@@ -33,38 +34,24 @@ double median_ms(const TimingOptions& opt, Fn&& fn) {
 
 namespace moe::train {
 
-struct PairedTiming {
-  double a_ms = 0, b_ms = 0;  // medians
-  double a_over_b = 0;        // median of the per-round ratios
-};
+double median_of(std::vector<double> values);
 
-// Times a and b alternately, one run each per round, so that the drift of a shared machine hits
-// both alike; the per-round ratio is far steadier than the ratio of two separate medians.
-template <typename FnA, typename FnB>
-PairedTiming paired_median_ms(const TimingOptions& opt, FnA&& a, FnB&& b) {
-  using clock = std::chrono::steady_clock;
-  auto time_ms = [](auto& fn) {
-    const auto t0 = clock::now();
-    fn();
-    return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
-  };
-  for (int i = 0; i < opt.warmup; ++i) {
-    a();
-    b();
-  }
-  std::vector<double> as, bs, ratios;
-  const auto begin = clock::now();
-  while (static_cast<int>(as.size()) < opt.min_iters ||
-         std::chrono::duration<double>(clock::now() - begin).count() < opt.min_seconds) {
-    as.push_back(time_ms(a));
-    bs.push_back(time_ms(b));
-    ratios.push_back(as.back() / bs.back());
-  }
-  auto median = [](std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return v[v.size() / 2];
-  };
-  return PairedTiming{median(as), median(bs), median(ratios)};
-}
+// Several callables timed in rounds: each runs once per round, in order, so the drift of a
+// shared machine hits them alike. A ratio of two of them is taken per round and its median
+// reported: far steadier than the ratio of two separate medians.
+class Rounds {
+ public:
+  // warmups[i]: warm-up runs of fns[i] before the rounds (opt.warmup where not given).
+  Rounds(const TimingOptions& opt, const std::vector<std::function<void()>>& fns,
+         const std::vector<int>& warmups = {});
+  size_t count() const { return ms_.empty() ? 0 : ms_.front().size(); }
+  const std::vector<double>& ms(size_t fn) const { return ms_.at(fn); }
+  double median_ms(size_t fn) const { return median_of(ms_.at(fn)); }
+  // The median over rounds of ms(a) / ms(b): both from the same round.
+  double median_ratio(size_t a, size_t b) const;
+
+ private:
+  std::vector<std::vector<double>> ms_;  // [callable][round]
+};
 
 }  // namespace moe::train
