@@ -4,10 +4,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "bad_input.h"
 #include "bench/bench_report.h"
 #include "bench/layer_benchmark.h"
 #include "commands.h"
+#include "config_input.h"
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
 
@@ -31,7 +31,7 @@ struct Sweep {
 Sweep parse_sweep(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    throw BadInput("--sweep '" + text + "': expected key.path=v1,v2,...");
+    throw InputError("--sweep '" + text + "': expected key.path=v1,v2,...");
   }
   Sweep s{text.substr(0, eq), {}};
   std::string rest = text.substr(eq + 1);
@@ -70,7 +70,7 @@ protocol::RunConfig resolve(const nlohmann::json& base, const std::vector<std::s
   std::string message;
   for (const auto& p : problems) message += where + ": " + protocol::format_problem(p) + "\n";
   message.pop_back();
-  throw BadInput(message);
+  throw InputError(message);
 }
 
 nlohmann::json swept_values(const protocol::RunConfig& config, const std::vector<Sweep>& sweeps) {
@@ -100,7 +100,8 @@ int run_bench(const BenchArgs& args) {
     // Fail before minutes of measuring, and without leaving an empty file behind.
     auto dir = std::filesystem::absolute(args.json_out).parent_path();
     if (!std::filesystem::is_directory(dir)) {
-      throw BadInput("--json " + args.json_out + ": directory " + dir.string() + " does not exist");
+      throw InputError("--json " + args.json_out + ": directory " + dir.string() +
+                       " does not exist");
     }
   }
   LayerBenchOptions options;
@@ -134,7 +135,7 @@ int run_bench(const BenchArgs& args) {
     for (const auto& r : results) array.push_back(bench_json(r));
     std::ofstream out(args.json_out);
     if (!(out << array.dump(2) << "\n"))
-      throw BadInput("--json " + args.json_out + ": cannot write");
+      throw InputError("--json " + args.json_out + ": cannot write");
   }
   return kExitOk;
 }

@@ -7,6 +7,11 @@
 
 namespace moe::train {
 
+// moe-train's exit statuses (128 + signal for a run a signal stopped).
+constexpr int kExitOk = 0;
+constexpr int kExitRuntimeFailure = 1;
+constexpr int kExitBadInput = 2;  // an InputError, ConfigError, DataError or unreadable tensors
+
 using Command = std::function<int()>;
 
 Command add_validate_command(CLI::App& app);

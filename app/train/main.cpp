@@ -4,8 +4,8 @@
 #include <iostream>
 #include <map>
 
-#include "bad_input.h"
 #include "commands.h"
+#include "config_input.h"
 #include "data/batch_source.h"
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
@@ -19,7 +19,7 @@ namespace {
 
 // Errors in what the user gave (config, arguments, files): exit status 2.
 bool is_bad_input(const std::exception& e) {
-  return dynamic_cast<const BadInput*>(&e) || dynamic_cast<const InputError*>(&e) ||
+  return dynamic_cast<const InputError*>(&e) ||
          dynamic_cast<const moe::protocol::ConfigError*>(&e) ||
          dynamic_cast<const moe::io::SafetensorsError*>(&e) ||
          dynamic_cast<const moe::data::DataError*>(&e);

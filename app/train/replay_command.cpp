@@ -2,8 +2,8 @@
 // so results can be compared with Tutel or any other implementation on identical inputs.
 #include <iostream>
 
-#include "bad_input.h"
 #include "commands.h"
+#include "config_input.h"
 #include "io/safetensors.h"
 #include "moe/moe_layer.h"
 
@@ -17,11 +17,11 @@ struct ReplayArgs {
 
 at::ScalarType replay_dtype(const io::TensorMap& in, const std::string& file) {
   auto it = in.find("input");
-  if (it == in.end()) throw BadInput(file + ": no tensor named 'input'");
+  if (it == in.end()) throw InputError(file + ": no tensor named 'input'");
   auto dtype = it->second.scalar_type();
   if (dtype != at::kFloat && dtype != at::kDouble && dtype != at::kBFloat16) {
-    throw BadInput(file + ": tensor 'input' must be F32, F64 or BF16, got " +
-                   std::string(c10::toString(dtype)));
+    throw InputError(file + ": tensor 'input' must be F32, F64 or BF16, got " +
+                     std::string(c10::toString(dtype)));
   }
   return dtype;
 }
@@ -51,7 +51,7 @@ void load_weights(MoeLayer& layer, const io::TensorMap& in, const std::string& f
       item.value().copy_(it->second);
     }
   }
-  if (!problems.empty()) throw BadInput(problems.substr(0, problems.size() - 1));
+  if (!problems.empty()) throw InputError(problems.substr(0, problems.size() - 1));
 }
 
 int run_replay(const ReplayArgs& args) {
@@ -61,16 +61,16 @@ int run_replay(const ReplayArgs& args) {
   const auto input = in.at("input");
   const int64_t M = config.model.dim;
   if (input.dim() < 2 || input.size(-1) != M) {
-    throw BadInput(args.tensors_in + ": tensor 'input' has shape " + shape_str(input.sizes()) +
-                   ", expected [..., " + std::to_string(M) + "] (model.dim)");
+    throw InputError(args.tensors_in + ": tensor 'input' has shape " + shape_str(input.sizes()) +
+                     ", expected [..., " + std::to_string(M) + "] (model.dim)");
   }
   at::Tensor grad_output;
   if (auto it = in.find("grad_output"); it != in.end()) {
     grad_output = it->second;
     if (grad_output.sizes() != input.sizes()) {
-      throw BadInput(args.tensors_in + ": tensor 'grad_output' has shape " +
-                     shape_str(grad_output.sizes()) + ", expected the shape of 'input' " +
-                     shape_str(input.sizes()));
+      throw InputError(args.tensors_in + ": tensor 'grad_output' has shape " +
+                       shape_str(grad_output.sizes()) + ", expected the shape of 'input' " +
+                       shape_str(input.sizes()));
     }
     grad_output = grad_output.to(dtype);
   }

@@ -2,13 +2,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bad_input.h"
 #include "commands.h"
+#include "config_input.h"
 #include "protocol/config_overrides.h"
 #include "protocol/telemetry_writer.h"
 #include "train/checkpoint.h"
 #include "train/engine_support.h"
-#include "train/input_error.h"
 #include "train/run_directory.h"
 #include "train/run_log.h"
 #include "train/stop_signal.h"
@@ -26,14 +25,14 @@ struct RunOptions {
 // Problems this build cannot run (float16 on CPU...), in validate's `file: <pointer>: msg` form.
 void check_runnable(const protocol::RunConfig& config, const std::string& file) {
   const auto problems = unsupported_here(config);
-  if (!problems.empty()) throw BadInput(problems_message(file, problems));
+  if (!problems.empty()) throw InputError(problems_message(file, problems));
 }
 
 int run_training(const RunOptions& o) {
   const bool resuming = !o.resume.empty();
-  if (resuming && !o.config.empty()) throw BadInput("--resume and --config: give one of them");
+  if (resuming && !o.config.empty()) throw InputError("--resume and --config: give one of them");
   if (!resuming && o.config.empty())
-    throw BadInput("run: --config FILE or --resume DIR is required");
+    throw InputError("run: --config FILE or --resume DIR is required");
 
   RunDirectory dir;
   protocol::RunConfig config;
@@ -53,13 +52,27 @@ int run_training(const RunOptions& o) {
     dir = o.run_dir.empty() ? create_run_directory(o.runs_root, config.name)
                             : use_run_directory(o.run_dir);
   }
-  if (!resuming || !o.overrides.empty()) protocol::save_config_file(dir.config(), config);
+  const auto save_config = [&] { protocol::save_config_file(dir.config(), config); };
+  if (!resuming) save_config();
 
   install_stop_handlers();
   protocol::TelemetryWriter telemetry(&std::cout, dir.metrics());
   RunLog log(&telemetry, dir.stderr_log());
-  Trainer trainer(config, dir, telemetry, log, {MOE_ENGINE_VERSION, checkpoint});
-  return trainer.run();
+  TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}};
+  // A resumed run's overrides replace config.json only once the checkpoint fits them: a --set
+  // that does not fit must not spoil the next plain --resume.
+  if (resuming && !o.overrides.empty()) options.on_resumed = save_config;
+  Trainer trainer(config, dir, telemetry, log, options);
+  int status = trainer.run();
+  // Closing can report what writing did not (NFS, quotas): the files are then incomplete.
+  telemetry.close_file();
+  log.close_file();
+  for (const std::string& lost : {telemetry.file_error(), log.file_error()}) {
+    if (lost.empty() || status != kExitOk) continue;
+    std::cerr << "moe-train: error: " << lost << "\n";
+    status = kExitRuntimeFailure;
+  }
+  return status;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // moe-train validate --config FILE: every problem of the config, exit status 2 if any.
 #include <iostream>
 
-#include "bad_input.h"
 #include "commands.h"
+#include "config_input.h"
 
 namespace moe::train {
 
@@ -13,7 +13,7 @@ Command add_validate_command(CLI::App& app) {
   cmd->add_option("--config", *config_path, "RunConfig JSON file")->required();
   cmd->add_option("--set", *overrides, "Override a key: key.path=value (repeatable)");
   return [=]() {
-    load_valid_config(*config_path, *overrides);  // throws BadInput listing every problem
+    load_valid_config(*config_path, *overrides);  // throws InputError listing every problem
     std::cout << *config_path << ": ok\n";
     return kExitOk;
   };

@@ -14,6 +14,19 @@ namespace {
 
 using json = nlohmann::json;
 
+// The trainer handles std::exception; anything else a source throws (an int, a string) would
+// end the process in std::terminate. Wrap it.
+std::exception_ptr as_std_exception(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception&) {
+    return error;
+  } catch (...) {
+    return std::make_exception_ptr(
+        std::runtime_error("data source: an exception that is not a std::exception"));
+  }
+}
+
 class PrefetchSource : public BatchSource {
  public:
   PrefetchSource(std::unique_ptr<BatchSource> inner, int64_t batch_size, int depth)
@@ -34,7 +47,9 @@ class PrefetchSource : public BatchSource {
                              ") on a source prefetching batches of " + std::to_string(batch_size_));
     }
     std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [&] { return !queue_.empty(); });
+    ready_.wait(lock, [&] { return !queue_.empty() || !working_; });
+    // Never wait for a worker that is gone (a thread that could not start): nothing would come.
+    if (queue_.empty()) throw std::runtime_error("prefetch: the loading thread is not running");
     Item& front = queue_.front();
     // An error stays at the front: every later call rethrows it (the worker has stopped).
     if (front.error) std::rethrow_exception(front.error);
@@ -64,13 +79,21 @@ class PrefetchSource : public BatchSource {
     queue_.clear();
     try {
       inner_->seek(position);
+      position_ = inner_->position();
     } catch (...) {
-      // Leave the stream where the caller was before the failed seek.
-      inner_->seek(position_);
+      const std::exception_ptr error = as_std_exception(std::current_exception());
+      try {
+        // Leave the stream where the caller was before the failed seek.
+        inner_->seek(position_);
+      } catch (...) {
+        // The stream is nowhere now: no worker, and every next_train rethrows the seek's error
+        // instead of waiting for a batch that never comes.
+        queue_.push_back(Item{{}, {}, error});
+        std::rethrow_exception(error);
+      }
       start();
-      throw;
+      std::rethrow_exception(error);
     }
-    position_ = inner_->position();
     start();
   }
 
@@ -83,7 +106,20 @@ class PrefetchSource : public BatchSource {
 
   void start() {
     stopping_ = false;
-    worker_ = std::thread([this] { work(); });
+    working_ = true;
+    try {
+      worker_ = std::thread([this] {
+        work();
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          working_ = false;
+        }
+        ready_.notify_all();
+      });
+    } catch (...) {
+      working_ = false;
+      throw;
+    }
   }
 
   void stop() {
@@ -108,7 +144,7 @@ class PrefetchSource : public BatchSource {
         item.batch = inner_->next_train(batch_size_);
         item.position = inner_->position();
       } catch (...) {
-        item.error = std::current_exception();
+        item.error = as_std_exception(std::current_exception());
       }
       const bool failed = item.error != nullptr;
       {
@@ -129,6 +165,7 @@ class PrefetchSource : public BatchSource {
   std::deque<Item> queue_;
   json position_;  // after the last batch next_train returned
   bool stopping_ = false;
+  bool working_ = false;  // the worker thread runs (set by start, cleared as it returns)
   std::thread worker_;
 };
 

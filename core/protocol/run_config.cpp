@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "protocol/config_fields.h"
+#include "protocol/json_location.h"
 #include "protocol/json_text.h"
 
 namespace moe::protocol {
@@ -266,6 +267,17 @@ nlohmann::json read_config_json_file(const std::string& path) {
     std::size_t colon = why.find(": ");
     if (colon != std::string::npos) why = why.substr(colon + 2);
     throw fail(line_and_column(text, e.byte) + ": invalid JSON: " + why);
+  } catch (const nlohmann::json::out_of_range&) {
+    // A number nlohmann cannot hold (1e400 overflows a double): name its key, like any other
+    // value this config cannot use.
+    const detail::ParseStop stop = detail::where_parsing_stops(text);
+    const std::string number =
+        stop.token.size() > 40 ? stop.token.substr(0, 40) + "..." : stop.token;
+    throw ConfigError({{stop.pointer, "number " + number + " is out of range for a double (" +
+                                          line_and_column(text, stop.byte) + ")"}},
+                      path);
+  } catch (const nlohmann::json::exception& e) {
+    throw fail(std::string("cannot be read as JSON: ") + e.what());
   }
 }
 

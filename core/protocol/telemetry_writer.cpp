@@ -1,7 +1,5 @@
 #include "protocol/telemetry_writer.h"
 
-#include <stdexcept>
-
 namespace moe::protocol {
 
 std::string event_line(const nlohmann::json& event) {
@@ -24,11 +22,7 @@ std::string event_line(const nlohmann::json& event) {
 TelemetryWriter::TelemetryWriter(std::ostream* out, const std::string& metrics_path,
                                  Clock::time_point start)
     : out_(out), start_(start) {
-  if (!metrics_path.empty()) {
-    file_.open(metrics_path, std::ios::binary | std::ios::app);
-    if (!file_) throw std::runtime_error(metrics_path + ": cannot open for appending");
-    has_file_ = true;
-  }
+  if (!metrics_path.empty()) file_ = AppendFile(metrics_path);
 }
 
 void TelemetryWriter::write(const nlohmann::json& event) {
@@ -39,11 +33,7 @@ void TelemetryWriter::write(const nlohmann::json& event) {
     out_->write(line.data(), static_cast<std::streamsize>(line.size()));
     out_->flush();
   }
-  if (has_file_ && file_ok_) {
-    file_.write(line.data(), static_cast<std::streamsize>(line.size()));
-    file_.flush();
-    if (!file_) file_ok_ = false;
-  }
+  if (file_.is_open()) file_.append(line);
 }
 
 double TelemetryWriter::seconds_since_start() const {
@@ -52,7 +42,23 @@ double TelemetryWriter::seconds_since_start() const {
 
 bool TelemetryWriter::file_ok() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return file_ok_;
+  return file_.error().empty();
+}
+
+std::string TelemetryWriter::file_error() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.check_in_place();
+  return file_.error();
+}
+
+void TelemetryWriter::sync_file() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.sync();
+}
+
+void TelemetryWriter::close_file() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.close();
 }
 
 }  // namespace moe::protocol

@@ -2,13 +2,13 @@
 #pragma once
 
 #include <chrono>
-#include <fstream>
 #include <mutex>
 #include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/append_file.h"
 #include "protocol/telemetry_events.h"
 
 namespace moe::protocol {
@@ -46,15 +46,20 @@ class TelemetryWriter {
 
   double seconds_since_start() const;
 
-  // False once a write to the file failed (disk full...). Telemetry never throws into training;
-  // the engine can check this and warn.
+  // False once the file lost a line (disk full, removed...): from then on lines go to `out` only.
+  // Writing never throws into training; the engine checks file_error() and ends the run.
   bool file_ok() const;
+  // "" while the file has every line; else "<path>: <what failed>: <cause>". Also notices a file
+  // removed or replaced since it was opened.
+  std::string file_error();
+  // fsync, then close: errors that only show there (quotas, NFS) become file_error(). After
+  // close() lines go to `out` only.
+  void sync_file();
+  void close_file();
 
  private:
   std::ostream* out_;
-  std::ofstream file_;
-  bool has_file_ = false;
-  bool file_ok_ = true;
+  AppendFile file_;
   Clock::time_point start_;
   mutable std::mutex mutex_;
 };

@@ -1,9 +1,11 @@
 #include "train/checkpoint.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -15,9 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kModelFile = "model.safetensors";
-constexpr const char* kOptimizerFile = "optimizer.safetensors";
-constexpr const char* kStateFile = "state.json";
+constexpr const char* kModelFile = kCheckpointModelFile;
+constexpr const char* kOptimizerFile = kCheckpointOptimizerFile;
+constexpr const char* kStateFile = kCheckpointStateFile;
 
 // Flushes a file or directory to disk, so that a rename after it never exposes lost data after a
 // power cut. Best effort: some file systems refuse fsync on directories.
@@ -53,6 +55,42 @@ std::vector<std::pair<int64_t, fs::path>> step_dirs(const fs::path& root) {
   return dirs;
 }
 
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+// ".step-<n>.tmp-<host>-<pid>": the name says who writes it, so that a save clears only the
+// leftovers of writers that are gone and never another live writer's work (two ranks, or two
+// runs sharing a run directory).
+std::string temp_name(int64_t step) {
+  return ".step-" + std::to_string(step) + ".tmp-" + host_name() + "-" + std::to_string(::getpid());
+}
+
+// Whether the temporary directory `name` was left by a writer that can no longer finish it: one
+// on this host whose process is gone, or this process itself (a save that failed half-way). Names
+// of another host, or without a writer (older versions), are left alone.
+bool is_abandoned_temp(const std::string& name) {
+  const std::string prefix = ".tmp-";
+  if (name.rfind(".step-", 0) != 0) return false;
+  const size_t tmp = name.find(prefix);
+  const size_t dash = name.rfind('-');
+  if (tmp == std::string::npos || dash == std::string::npos || dash <= tmp + prefix.size()) {
+    return false;
+  }
+  const std::string host = name.substr(tmp + prefix.size(), dash - tmp - prefix.size());
+  const std::string digits = name.substr(dash + 1);
+  if (host != host_name() || digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+    return false;
+  }
+  const pid_t pid = static_cast<pid_t>(std::stol(digits));
+  if (pid == ::getpid()) return true;
+  // ESRCH: no such process. EPERM means it exists under another user: still alive.
+  return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 nlohmann::json read_state(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot be read");
@@ -81,27 +119,31 @@ std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
   const fs::path root(checkpoints_dir);
   fs::create_directories(root);
   const fs::path final_dir = root / ("step-" + std::to_string(step));
-  const fs::path tmp =
-      root / (".step-" + std::to_string(step) + ".tmp-" + std::to_string(::getpid()));
-  // Leftovers of a save that was killed half-way are never read; clear them.
+  const fs::path tmp = root / temp_name(step);
+  // Leftovers of a save that was killed half-way are never read; clear those whose writer is gone.
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(root, ec)) {
-    if (entry.path().filename().string().rfind(".step-", 0) == 0) fs::remove_all(entry.path(), ec);
+    if (is_abandoned_temp(entry.path().filename().string())) fs::remove_all(entry.path(), ec);
   }
-  fs::create_directories(tmp);
-  io::write_safetensors((tmp / kModelFile).string(), checkpoint.model);
-  io::write_safetensors((tmp / kOptimizerFile).string(), checkpoint.optimizer);
-  nlohmann::json state = checkpoint.state;
-  state["step"] = step;
-  {
-    std::ofstream out(tmp / kStateFile, std::ios::trunc);
-    out << state.dump(2) << "\n";
-    if (!out.flush()) throw std::runtime_error((tmp / kStateFile).string() + ": write failed");
+  try {
+    fs::create_directories(tmp);
+    io::write_safetensors((tmp / kModelFile).string(), checkpoint.model);
+    io::write_safetensors((tmp / kOptimizerFile).string(), checkpoint.optimizer);
+    nlohmann::json state = checkpoint.state;
+    state["step"] = step;
+    {
+      std::ofstream out(tmp / kStateFile, std::ios::trunc);
+      out << state.dump(2) << "\n";
+      if (!out.flush()) throw std::runtime_error((tmp / kStateFile).string() + ": write failed");
+    }
+    for (const char* f : {kModelFile, kOptimizerFile, kStateFile}) sync_path(tmp / f);
+    sync_path(tmp);
+    fs::remove_all(final_dir);  // a leftover of the same step (resumed run): replaced whole
+    fs::rename(tmp, final_dir);
+  } catch (...) {
+    fs::remove_all(tmp, ec);  // a full disk keeps no half checkpoint; the older ones stay
+    throw;
   }
-  for (const char* f : {kModelFile, kOptimizerFile, kStateFile}) sync_path(tmp / f);
-  sync_path(tmp);
-  fs::remove_all(final_dir);  // a leftover of the same step (resumed run): replaced whole
-  fs::rename(tmp, final_dir);
   sync_path(root);
 
   // Keep the new checkpoint and the keep-1 newest other complete ones; damaged step directories

@@ -13,6 +13,11 @@
 
 namespace moe::train {
 
+// The files of a step directory.
+inline constexpr const char* kCheckpointModelFile = "model.safetensors";
+inline constexpr const char* kCheckpointOptimizerFile = "optimizer.safetensors";
+inline constexpr const char* kCheckpointStateFile = "state.json";
+
 struct Checkpoint {
   io::TensorMap model;
   io::TensorMap optimizer;
@@ -21,7 +26,9 @@ struct Checkpoint {
 
 // Writes `checkpoint` as <checkpoints_dir>/step-<step>/ and then keeps only the `keep` newest
 // step directories. Returns the new directory. std::runtime_error on I/O failure (the previous
-// checkpoints stay).
+// checkpoints stay, the temporary directory goes). The temporary directory is named after its
+// writer (host and pid); a save removes only temporaries of this process or of a process on this
+// host that is gone, never those of another live writer.
 std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
                             const Checkpoint& checkpoint, int64_t keep);
 

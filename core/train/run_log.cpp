@@ -9,7 +9,7 @@ namespace moe::train {
 
 RunLog::RunLog(protocol::TelemetryWriter* telemetry, const std::string& stderr_log)
     : telemetry_(telemetry), tty_(::isatty(STDERR_FILENO) == 1) {
-  if (!stderr_log.empty()) file_.open(stderr_log, std::ios::app);
+  if (!stderr_log.empty()) file_ = protocol::AppendFile(stderr_log);
 }
 
 void RunLog::log(const char* level, const std::string& msg) {
@@ -18,7 +18,7 @@ void RunLog::log(const char* level, const std::string& msg) {
   clear_progress_locked();
   const std::string prefix = std::string(level) == "info" ? "" : std::string(level) + ": ";
   std::cerr << "moe-train: " << prefix << msg << std::endl;
-  if (file_.is_open()) file_ << prefix << msg << std::endl;
+  if (file_.is_open()) file_.append(prefix + msg + "\n");
 }
 
 void RunLog::progress(const std::string& line, bool force) {
@@ -36,6 +36,22 @@ void RunLog::end_progress() {
   if (!progress_shown_) return;
   std::cerr << "\n";
   progress_shown_ = false;
+}
+
+std::string RunLog::file_error() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.check_in_place();
+  return file_.error();
+}
+
+void RunLog::sync_file() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.sync();
+}
+
+void RunLog::close_file() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  file_.close();
 }
 
 void RunLog::clear_progress_locked() {

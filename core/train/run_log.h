@@ -4,10 +4,10 @@
 // stdout, which is the telemetry stream).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
 #include <string>
 
+#include "protocol/append_file.h"
 #include "protocol/telemetry_writer.h"
 
 namespace moe::train {
@@ -15,6 +15,7 @@ namespace moe::train {
 class RunLog {
  public:
   // `telemetry` may be null (before the run directory exists); `stderr_log` "" writes no file.
+  // std::runtime_error naming the file when it cannot be opened.
   RunLog(protocol::TelemetryWriter* telemetry, const std::string& stderr_log);
 
   void info(const std::string& msg) { log("info", msg); }
@@ -29,12 +30,19 @@ class RunLog {
   // Leaves the last progress line on screen and moves to the next line (at the end of a run).
   void end_progress();
 
+  // "" while stderr.log has every line; else "<path>: <what failed>: <cause>" (also when the file
+  // was removed or replaced). Lines still reach stderr after a failure.
+  std::string file_error();
+  // fsync and close stderr.log; their errors become file_error().
+  void sync_file();
+  void close_file();
+
  private:
   void log(const char* level, const std::string& msg);
   void clear_progress_locked();
 
   protocol::TelemetryWriter* telemetry_;
-  std::ofstream file_;
+  protocol::AppendFile file_;
   bool tty_;
   bool progress_shown_ = false;
   std::chrono::steady_clock::time_point last_progress_{};

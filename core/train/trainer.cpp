@@ -9,12 +9,14 @@
 #include <torch/version.h>
 
 #include "moe_kernels/threading.h"
+#include "protocol/expert_flops.h"
 #include "runtime/error_text.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
 #include "train/engine_support.h"
 #include "train/evaluation.h"
 #include "train/grad_clip.h"
+#include "train/input_error.h"
 #include "train/lr_schedule.h"
 #include "train/model_state.h"
 #include "train/rng_state.h"
@@ -32,6 +34,12 @@ double ms_since(Clock::time_point start) {
 
 // A loss or gradient that is NaN or infinite: the run stops and says where.
 struct NonFinite : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// metrics.jsonl or stderr.log lost a line: the run stops rather than go on with a record that no
+// longer says what happened.
+struct OutputLost : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -98,13 +106,35 @@ void Trainer::emit_run_start() {
 }
 
 void Trainer::resume(const std::string& step_dir) {
-  Checkpoint c = load_checkpoint(step_dir);
-  load_model_tensors(*model_, c.model);
-  optimizer_->load_state(c.optimizer);
-  data_->seek(c.state.at("data_position"));
-  restore_rng_state(c.state.at("rng").get<std::string>());
-  step_ = saved_step_ = c.state.at("step").get<int64_t>();
+  // Every part that cannot be read or does not fit this run's model is bad input, named by file.
+  const auto part = [&](const char* file, auto&& load) {
+    try {
+      load();
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::string text = error_text(e);
+      // load_checkpoint's own errors already start with the file's path.
+      throw InputError(
+          text.find(step_dir) != std::string::npos ? text : step_dir + "/" + file + ": " + text);
+    }
+  };
+  Checkpoint c;
+  part(kCheckpointStateFile, [&] { c = load_checkpoint(step_dir); });
+  part(kCheckpointModelFile, [&] { load_model_tensors(*model_, c.model); });
+  part(kCheckpointOptimizerFile, [&] { optimizer_->load_state(c.optimizer); });
+  part(kCheckpointStateFile, [&] {
+    const auto field = [&](const char* key) -> const nlohmann::json& {
+      auto it = c.state.find(key);
+      if (it == c.state.end()) throw std::runtime_error(std::string("no \"") + key + "\"");
+      return *it;
+    };
+    data_->seek(field("data_position"));
+    restore_rng_state(field("rng").get<std::string>());
+    step_ = saved_step_ = field("step").get<int64_t>();
+  });
   log_.info("resumed from " + step_dir + " (step " + std::to_string(step_) + ")");
+  if (options_.on_resumed) options_.on_resumed();
 }
 
 void Trainer::train_step(int64_t step) {
@@ -210,8 +240,8 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
 std::optional<double> Trainer::tutel_tflops(int64_t tokens, double step_ms) const {
   if (config_.model.kind != "helloworld") return std::nullopt;
   const double k = static_cast<double>(std::min(config_.moe.top_k, config_.moe.experts));
-  const double flops =
-      static_cast<double>(tokens) * config_.model.dim * config_.moe.hidden * 4 * 3 * k;
+  const double flops = protocol::expert_train_flops(static_cast<double>(tokens), k,
+                                                    config_.model.dim, config_.moe.hidden);
   return flops / (step_ms / 1000.0) / 1e12;
 }
 
@@ -255,6 +285,12 @@ void Trainer::save(int64_t step) {
   telemetry_.write_event(protocol::CheckpointEvent{0, step, path});
 }
 
+void Trainer::check_outputs() {
+  std::string lost = telemetry_.file_error();
+  if (lost.empty()) lost = log_.file_error();
+  if (!lost.empty()) throw OutputLost(lost);
+}
+
 void Trainer::finish(const std::string& status, int64_t steps, const std::string& error) {
   log_.end_progress();
   if (trace_) {
@@ -279,10 +315,12 @@ int Trainer::run() {
   }
   emit_run_start();
   try {
+    check_outputs();
     if (options_.resume_from) resume(*options_.resume_from);
     const protocol::TrainConfig& t = config_.train;
     for (int64_t step = step_ + 1; step <= t.steps; ++step) {
       if (int sig = stop_requested()) {
+        check_outputs();
         save(step_);
         log_.info("stopped by signal " + std::to_string(sig) + " after step " +
                   std::to_string(step_));
@@ -291,13 +329,23 @@ int Trainer::run() {
       }
       train_step(step);
       maybe_evaluate(step, step == t.steps);
+      // Before the checkpoint: a checkpoint past the last recorded step would hide the loss.
+      check_outputs();
       if (t.checkpoint_every > 0 && (step % t.checkpoint_every == 0 || step == t.steps)) {
         save(step);
       }
     }
+    // Errors that only show when the data reaches the disk (quotas, NFS) fail the run too.
+    telemetry_.sync_file();
+    log_.sync_file();
+    check_outputs();
     if (stop_requested() != 0) save(step_);  // a signal during the last step
     finish("completed", step_);
     return 0;
+  } catch (const InputError& e) {
+    log_.error(e.what());
+    finish("failed", step_, e.what());
+    return 2;
   } catch (const std::exception& e) {
     log_.error(error_text(e));
     finish("failed", step_, error_text(e));

@@ -2,6 +2,7 @@
 // `moe-train run`: trains config.model on config.data for train.steps optimizer steps, streaming
 // SPEC section 4 telemetry, evaluating, checkpointing, and stopping cleanly on SIGINT/SIGTERM.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@ namespace moe::train {
 struct TrainerOptions {
   std::string engine_version;
   std::optional<std::string> resume_from;  // a checkpoint step directory
+  std::function<void()> on_resumed;        // called once resume_from has been loaded, if set
 };
 
 class Trainer {
@@ -31,7 +33,9 @@ class Trainer {
           RunLog& log, TrainerOptions options);
 
   // Trains to the end. Returns the exit status: 0 completed, 1 failed (non-finite loss, runtime
-  // error: run_end "failed"), 128 + signal when cancelled (run_end "cancelled").
+  // error, a line lost from metrics.jsonl or stderr.log: run_end "failed"), 2 when the checkpoint
+  // to resume from is damaged or does not fit the config (run_end "failed" naming the file),
+  // 128 + signal when cancelled (run_end "cancelled").
   int run();
 
  private:
@@ -43,6 +47,8 @@ class Trainer {
   void maybe_evaluate(int64_t step, bool last);
   void save(int64_t step);
   void show_progress(int64_t step, double loss, double tokens_per_s, double step_ms);
+  // Throws when metrics.jsonl or stderr.log lost a line (disk full, removed...), naming the file.
+  void check_outputs();
   void finish(const std::string& status, int64_t steps, const std::string& error = "");
   // Tutel's helloworld figure for a step of `step_ms`; nullopt for other models.
   std::optional<double> tutel_tflops(int64_t tokens, double step_ms) const;
@@ -58,9 +64,9 @@ class Trainer {
   std::unique_ptr<data::BatchSource> data_;
   std::unique_ptr<TraceRecorder> trace_;
   bool amp_ = false;
-  int64_t step_ = 0;            // last completed optimizer step
-  int64_t saved_step_ = -1;     // step of the newest checkpoint
-  double mean_step_ms_ = 0;     // smoothed, for the ETA
+  int64_t step_ = 0;         // last completed optimizer step
+  int64_t saved_step_ = -1;  // step of the newest checkpoint
+  double mean_step_ms_ = 0;  // smoothed, for the ETA
 };
 
 }  // namespace moe::train

@@ -24,24 +24,16 @@ inline double load(double v) {
   return v;
 }
 inline float load(bfloat16 v) {
-  uint32_t u = static_cast<uint32_t>(v.bits) << 16;
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
+  return to_float(v);
 }
 
 template <typename T>
 inline T store(acc_t<T> v) {
   return v;
 }
-// Same rounding as to_bfloat16 (nearest even, NaN -> quiet NaN), written without a branch.
 template <>
 inline bfloat16 store<bfloat16>(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-  const bool nan = static_cast<int32_t>(u & 0x7fffffffu) > 0x7f800000;
-  return bfloat16{static_cast<uint16_t>(nan ? 0x7fc0u : rounded)};
+  return to_bfloat16(f);
 }
 
 // Rows of at least ~64 KiB of traffic per chunk: below that, waking a worker costs more than it

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "moe_kernels/capacity.h"
 #include "moe_kernels/threading.h"
 
 namespace moe::kernels {
@@ -252,21 +253,7 @@ int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_
   if (std::isnan(capacity_factor)) {
     throw std::invalid_argument("moe_kernels::capacity: capacity_factor is NaN");
   }
-  const int64_t spe = N > 0 ? (N + E - 1) / E : 0;  // tokens per expert, rounded up
-  auto factor_capacity = [&](double f) {
-    return k * static_cast<int64_t>(std::floor(f * static_cast<double>(spe)));
-  };
-  int64_t C;
-  if (capacity_factor > 0) {
-    C = factor_capacity(capacity_factor);
-  } else if (capacity_factor == 0) {
-    C = max_demand;
-  } else {
-    C = std::min(max_demand, factor_capacity(-capacity_factor));
-  }
-  C = std::max<int64_t>(C, 0);
-  if (alignment > 1) C = (C + alignment - 1) / alignment * alignment;
-  return C;
+  return capacity_slots(capacity_factor, N, E, k, max_demand, alignment);
 }
 
 void kept_counts(const int64_t* demand, int64_t E, int64_t C, int64_t* kept) {

@@ -14,8 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 ProcessResult run_config(const TempDir& dir, const nlohmann::json& config) {
-  return run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--runs-root",
-                        dir.file("runs")});
+  return run_moe_train(
+      {"run", "--config", write_config(dir, "c.json", config), "--runs-root", dir.file("runs")});
 }
 
 void expect_bad_input(const ProcessResult& r, const std::string& needle) {
@@ -57,6 +57,20 @@ TEST(RunInputs, InvalidConfigListsEveryProblem) {
   expect_bad_input(r, "/moe/top_k");
   EXPECT_NE(r.err.find("/train/colour"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir.file("runs"))) << "no run directory for a config that cannot run";
+}
+
+TEST(RunInputs, NumberOutOfRangeNamesFileAndKey) {
+  TempDir dir;
+  nlohmann::json c = tiny_config("lm");
+  c["moe"]["capacity_factor"] = 1.25;
+  std::string text = c.dump(2);
+  text.replace(text.find("1.25"), 4, "1e400");  // nlohmann cannot write it: edit the text
+  const std::string path = dir.write("c.json", text);
+  const std::string expected = path + ": /moe/capacity_factor: number 1e400 is out of range";
+  expect_bad_input(run_moe_train({"run", "--config", path, "--runs-root", dir.file("runs")}),
+                   expected);
+  expect_bad_input(run_moe_train({"validate", "--config", path}), expected);
+  EXPECT_FALSE(fs::exists(dir.file("runs")));
 }
 
 TEST(RunInputs, Float16NeedsCuda) {

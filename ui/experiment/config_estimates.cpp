@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "moe_kernels/capacity.h"
+#include "protocol/expert_flops.h"
+
 namespace moe::ui {
 namespace {
 
@@ -181,20 +184,9 @@ ParameterEstimate estimateParameters(const RunConfig& c) {
 }
 
 int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
-                       int64_t max_demand, int64_t alignment) {
-  const double spe = std::ceil(double(tokens) / double(std::max<int64_t>(experts, 1)));
-  auto from_factor = [&](double f) { return double(top_k) * std::floor(f * spe); };
-  double capacity;
-  if (factor > 0) {
-    capacity = from_factor(factor);
-  } else if (factor == 0) {
-    capacity = double(max_demand);
-  } else {
-    capacity = std::min(double(max_demand), from_factor(-factor));
-  }
-  capacity = std::max(capacity, 0.0);
-  if (alignment > 1) capacity = std::ceil(capacity / double(alignment)) * double(alignment);
-  return int64_t(saturatingInt(capacity));
+                      int64_t max_demand, int64_t alignment) {
+  // The routing kernel's own rule, so the estimate is the engine's C.
+  return kernels::capacity_slots(factor, tokens, experts, top_k, max_demand, alignment);
 }
 
 CapacityEstimate estimateCapacity(const RunConfig& c) {
@@ -234,8 +226,9 @@ ConfigEstimates estimate(const RunConfig& c) {
   const double samples = double(c.train.batch_size) * double(c.train.grad_accum);
   out.tokens_per_step = samples * double(out.tokens_per_sample);
   const double k = double(out.capacity.top_k);
-  out.flops.experts = double(out.moe_layers) * 3 * 4 * out.tokens_per_step * k *
-                      double(c.model.dim) * double(c.moe.hidden);
+  out.flops.experts = double(out.moe_layers) * protocol::expert_train_flops(out.tokens_per_step, k,
+                                                                            double(c.model.dim),
+                                                                            double(c.moe.hidden));
   out.flops.dense = 3 * denseForwardFlops(c, samples);
 
   // Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the

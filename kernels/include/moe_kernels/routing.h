@@ -31,8 +31,9 @@ void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const i
 // demand[e] = sum_j counts[j*E+e].
 void demand_from_counts(const int64_t* counts, int64_t E, int64_t k, int64_t* demand);
 
-// Capacity C of SPEC 1.2.5. max_demand is max_e d[e] over the whole expert-parallel group.
-// alignment <= 1 means none. Exactly the SPEC formula: C may be 0 (every choice dropped).
+// Capacity C of SPEC 1.2.5: capacity_slots (moe_kernels/capacity.h), after refusing E <= 0 and a
+// NaN factor (std::invalid_argument). max_demand is max_e d[e] over the whole expert-parallel
+// group. alignment <= 1 means none. C may be 0 (every choice dropped).
 int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_t max_demand,
                  int64_t alignment);
 

@@ -19,13 +19,15 @@ inline float to_float(bfloat16 v) {
   return f;
 }
 
-// Round to nearest even, NaN kept as a quiet NaN (the rounding c10::BFloat16 uses).
+// Round to nearest even, NaN kept as a quiet NaN (the rounding c10::BFloat16 uses). Written
+// without a branch so that the dispatch/combine loops that store bfloat16 still vectorise.
 inline bfloat16 to_bfloat16(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return bfloat16{0x7fc0};
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return bfloat16{static_cast<uint16_t>(u >> 16)};
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  // A signed compare (the masked value fits): SSE2 has no unsigned one.
+  const bool nan = static_cast<int32_t>(u & 0x7fffffffu) > 0x7f800000;
+  return bfloat16{static_cast<uint16_t>(nan ? 0x7fc0u : rounded)};
 }
 
 template <typename T>

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -79,13 +83,13 @@ TEST(Checkpoint, IncompleteAndForeignDirectoriesAreNeverPicked) {
   const std::string good = save_checkpoint(root.string(), 2, make_checkpoint(1), 10);
 
   fake_copy(good, root / "step-9", 9);
-  fs::remove(root / "step-9" / "state.json");              // no state.json
-  fake_copy(good, root / "step-8", 7);                     // state says another step
-  fake_copy(good, root / ".step-7.tmp-123", 7);            // a save killed before the rename
-  fake_copy(good, root / "step-abc", 11);                  // not a step number
+  fs::remove(root / "step-9" / "state.json");    // no state.json
+  fake_copy(good, root / "step-8", 7);           // state says another step
+  fake_copy(good, root / ".step-7.tmp-123", 7);  // a save killed before the rename
+  fake_copy(good, root / "step-abc", 11);        // not a step number
   fake_copy(good, root / "step-6", 6);
-  fs::remove(root / "step-6" / "optimizer.safetensors");   // a part missing
-  fs::create_directories(root / "step-5");                 // empty
+  fs::remove(root / "step-6" / "optimizer.safetensors");        // a part missing
+  fs::create_directories(root / "step-5");                      // empty
   write_text(root / "step-5" / "state.json", "{\"step\": 5,");  // and damaged JSON
   write_text(root / "step-12", "a file, not a directory");
 
@@ -128,12 +132,84 @@ TEST(Checkpoint, SavingTheSameStepAgainReplacesIt) {
   EXPECT_EQ(loaded.state.at("rng"), "abcd");
 }
 
-TEST(Checkpoint, LeftoversOfAnInterruptedSaveAreCleared) {
+std::string this_host() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "localhost";
+}
+
+// A process of this host that has exited (and been reaped): its pid names no process.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+// `sleep 600` as a live writer that is not this process; killed with the object.
+class LiveChild {
+ public:
+  LiveChild() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::execlp("sleep", "sleep", "600", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~LiveChild() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_;
+};
+
+std::string temp_of(int64_t step, const std::string& host, pid_t pid) {
+  return ".step-" + std::to_string(step) + ".tmp-" + host + "-" + std::to_string(pid);
+}
+
+TEST(Checkpoint, LeftoversOfAWriterThatIsGoneAreCleared) {
   TempDir dir;
   const fs::path root = dir.path() / "c";
-  fs::create_directories(root / ".step-3.tmp-999");
+  const std::string dead = temp_of(3, this_host(), dead_pid());
+  const std::string own = temp_of(2, this_host(), ::getpid());  // an earlier failed save of ours
+  fs::create_directories(root / dead);
+  fs::create_directories(root / own);
   save_checkpoint(root.string(), 3, make_checkpoint(1), 2);
   EXPECT_EQ(entries(root), (std::set<std::string>{"step-3"}));
+}
+
+TEST(Checkpoint, AnotherLiveWritersTemporaryDirectorySurvives) {
+  TempDir dir;
+  const fs::path root = dir.path() / "c";
+  LiveChild writer;
+  ASSERT_GT(writer.pid(), 0);
+  // Another live process's save in progress, another host's (a shared file system), and one of
+  // an older version without a writer in its name: none of them is ours to delete.
+  const std::string live = temp_of(3, this_host(), writer.pid());
+  const std::string remote = temp_of(3, "elsewhere.example", 1);
+  const std::string unnamed = ".step-3.tmp-999";
+  for (const auto& name : {live, remote, unnamed}) {
+    fs::create_directories(root / name);
+    write_text(root / name / "model.safetensors", "in progress");
+  }
+  save_checkpoint(root.string(), 3, make_checkpoint(1), 2);
+  save_checkpoint(root.string(), 4, make_checkpoint(2), 2);
+  EXPECT_EQ(entries(root), (std::set<std::string>{"step-3", "step-4", live, remote, unnamed}));
+  EXPECT_TRUE(fs::exists(root / live / "model.safetensors"));
+  EXPECT_EQ(latest_checkpoint(root.string()), (root / "step-4").string());
+}
+
+TEST(Checkpoint, AFailedSaveLeavesNoTemporaryAndKeepsTheLastCheckpoint) {
+  TempDir dir;
+  const fs::path root = dir.path() / "c";
+  const std::string first = save_checkpoint(root.string(), 1, make_checkpoint(1), 1);
+  Checkpoint bad = make_checkpoint(2);
+  bad.model["x"] = at::Tensor();  // an undefined tensor cannot be written: the save fails
+  EXPECT_ANY_THROW(save_checkpoint(root.string(), 2, bad, 1));
+  EXPECT_EQ(entries(root), (std::set<std::string>{"step-1"}));
+  EXPECT_EQ(latest_checkpoint(root.string()), first);
 }
 
 TEST(Checkpoint, LoadingADamagedCheckpointNamesTheFile) {

@@ -1,4 +1,4 @@
-#include "bad_input.h"
+#include "config_input.h"
 
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
@@ -26,7 +26,7 @@ protocol::RunConfig load_valid_config(const std::string& path,
   } catch (const protocol::ConfigError& e) {
     message = e.what();
   }
-  throw BadInput(message);
+  throw InputError(message);
 }
 
 }  // namespace moe::train
