@@ -44,9 +44,15 @@ nlohmann::json convert(const nlohmann::json& def, const std::string& text, std::
     return nullptr;
   }
   // Numbers: JSON's grammar, read by nlohmann (locale-independent, unlike strtod).
-  nlohmann::json number = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json number;
+  std::string why;
+  try {
+    number = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range&) {
+    why = "out of range";  // a number beyond a double (1e999)
+  } catch (const nlohmann::json::exception&) {
+  }
   if (def.is_number_integer()) {
-    std::string why;
     std::optional<int64_t> v =
         number.is_number() ? detail::json_to_int64(number, &why) : std::nullopt;
     if (v) return *v;
@@ -56,6 +62,7 @@ nlohmann::json convert(const nlohmann::json& def, const std::string& text, std::
   }
   if (number.is_number()) return number.get<double>();
   *error = "expected a number, got " + detail::quote(text);
+  if (why == "out of range") *error += " (out of range)";
   return nullptr;
 }
 

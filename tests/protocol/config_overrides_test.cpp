@@ -63,7 +63,10 @@ TEST(Overrides, BadValues) {
             "seed: expected an integer, got \"99999999999999999999\" (out of range)");
   EXPECT_EQ(override_error(j, "train.lr=fast"), "train.lr: expected a number, got \"fast\"");
   EXPECT_EQ(override_error(j, "train.lr=nan"), "train.lr: expected a number, got \"nan\"");
-  EXPECT_EQ(override_error(j, "train.lr=1e999"), "train.lr: expected a number, got \"1e999\"");
+  EXPECT_EQ(override_error(j, "train.lr=1e999"),
+            "train.lr: expected a number, got \"1e999\" (out of range)");
+  EXPECT_EQ(override_error(j, "train.steps=-1e999"),
+            "train.steps: expected an integer, got \"-1e999\" (out of range)");
   EXPECT_EQ(override_error(j, "train.amp=yes"), "train.amp: expected true or false, got \"yes\"");
   EXPECT_EQ(override_error(j, "train.amp=1"), "train.amp: expected true or false, got \"1\"");
   EXPECT_EQ(j, json::object()) << "a failed override must not change the config";
