@@ -74,13 +74,16 @@ void RunSeries::clear() {
   checkpoints_.clear();
   logs_.clear();
   run_end_.reset();
+  run_start_version_ = run_end_version_ = 0;
+  latest_step_ = LatestStep{};
   events_ = rejected_ = logs_dropped_ = 0;
   expected_rows_ = 0;
   cleared_version_ = v;
   version_.store(v, std::memory_order_release);
 }
 
-void RunSeries::take(protocol::RunStartEvent& e, uint64_t) {
+void RunSeries::take(protocol::RunStartEvent& e, uint64_t version) {
+  run_start_version_ = version;
   const int resumes = info_.started ? info_.resumes + 1 : 0;
   info_.started = true;
   info_.resumes = resumes;
@@ -114,6 +117,7 @@ void RunSeries::take(protocol::StepEvent& e, uint64_t version) {
   auto columns = steps_.columns();
   for (size_t i = 0; i < columns.size(); ++i) detail::put(*columns[i], slot, values[i]);
   step_changes_.record(version, step);
+  latest_step_ = {e.step, e.t, version};
 }
 
 void RunSeries::take(protocol::ExpertLoadEvent& e, uint64_t version) {
@@ -176,8 +180,9 @@ void RunSeries::take(protocol::LogEvent& e, uint64_t version) {
   }
 }
 
-void RunSeries::take(protocol::RunEndEvent& e, uint64_t) {
+void RunSeries::take(protocol::RunEndEvent& e, uint64_t version) {
   run_end_ = std::move(e);
+  run_end_version_ = version;
 }
 
 }  // namespace moe::ui

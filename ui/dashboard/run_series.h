@@ -75,6 +75,19 @@ class RunSeries {
   std::optional<protocol::RunEndEvent> runEnd() const;
   RunSeriesStats stats() const;
 
+  // What arrived after `version`, for a reader that loaded a run's history first and then
+  // follows a new process (a resume): that process's own start, latest step and ending, never
+  // the history's. A step here is the one applied last, which after a resume is not the highest
+  // step held (the old attempt may have got further than the checkpoint).
+  struct LatestStep {
+    int64_t step = 0;
+    double t = 0;
+    uint64_t version = 0;  // 0: no step yet
+  };
+  LatestStep latestStep() const;
+  uint64_t runStartVersion() const;  // the version that applied the latest run_start; 0: none
+  std::optional<protocol::RunEndEvent> runEndAfter(uint64_t version) const;
+
  private:
   void take(protocol::RunStartEvent& e, uint64_t version);
   void take(protocol::StepEvent& e, uint64_t version);
@@ -104,6 +117,8 @@ class RunSeries {
   std::vector<protocol::CheckpointEvent> checkpoints_;
   std::deque<std::pair<uint64_t, protocol::LogEvent>> logs_;  // with the version that added it
   std::optional<protocol::RunEndEvent> run_end_;
+  uint64_t run_start_version_ = 0, run_end_version_ = 0;
+  LatestStep latest_step_;
   int64_t events_ = 0, rejected_ = 0, logs_dropped_ = 0;
 };
 

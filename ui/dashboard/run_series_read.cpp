@@ -160,6 +160,22 @@ std::optional<protocol::RunEndEvent> RunSeries::runEnd() const {
   return run_end_;
 }
 
+RunSeries::LatestStep RunSeries::latestStep() const {
+  std::lock_guard lock(mutex_);
+  return latest_step_;
+}
+
+uint64_t RunSeries::runStartVersion() const {
+  std::lock_guard lock(mutex_);
+  return run_start_version_;
+}
+
+std::optional<protocol::RunEndEvent> RunSeries::runEndAfter(uint64_t version) const {
+  std::lock_guard lock(mutex_);
+  if (run_end_version_ <= version) return std::nullopt;
+  return run_end_;
+}
+
 RunSeriesStats RunSeries::stats() const {
   std::lock_guard lock(mutex_);
   return statsLocked();

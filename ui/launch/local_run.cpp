@@ -1,6 +1,7 @@
 #include "launch/local_run.h"
 
 #include <QDir>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <csignal>
@@ -32,9 +33,20 @@ LocalRun::LocalRun(LaunchSpec spec, QObject* parent)
   });
   connect(feed_, &TelemetryFeed::changed, this, &LocalRun::onTelemetryChanged);
   connect(feed_, &TelemetryFeed::finished, this, &LocalRun::onFeedFinished);
+  connect(&history_, &QFutureWatcher<void>::finished, this, [this] {
+    history_version_ = feed_->series()->version();
+    if (cancel_requested_) {  // cancelled while the history was read: nothing was started
+      ended_at_ = QDateTime::currentDateTime();
+      setState(State::Cancelled);
+      emit finished();
+      return;
+    }
+    startProcess();
+  });
 }
 
 LocalRun::~LocalRun() {
+  history_.waitForFinished();  // the worker writes into the series this run shares
   if (!process_ || process_->state() == QProcess::NotRunning) return;
   // Stop it the way cancel() does, so it leaves a checkpoint to resume from.
   process_->disconnect(this);
@@ -66,6 +78,11 @@ QString LocalRun::stateName(State state) {
   return {};
 }
 
+QString LocalRun::stateText() const {
+  if (state_ == State::Starting && spec_.resume) return tr("resuming");
+  return stateName(state_);
+}
+
 QString LocalRun::runDir() const {
   if (!spec_.run_dir.isEmpty()) return spec_.run_dir;
   if (run_id_.isEmpty()) return {};
@@ -78,11 +95,22 @@ void LocalRun::start() {
   program_ = spec_.program.isEmpty() ? defaultTrainProgram() : spec_.program;
   total_steps_ = spec_.expectedSteps();
   started_at_ = QDateTime::currentDateTime();
+  setState(State::Starting);
+  if (!spec_.resume) {
+    startProcess();
+    return;
+  }
   // A resumed run continues a history: its dashboard shows it from step 1, not from the
-  // checkpoint (the steps it repeats replace the old rows as they arrive).
-  if (spec_.resume)
-    TelemetryFeed::readFile(QDir(spec_.run_dir).filePath(QStringLiteral("metrics.jsonl")),
-                            feed_->series().get());
+  // checkpoint (the steps it repeats replace the old rows as they arrive). The file may be long:
+  // it is parsed on a worker, and the process starts once it is in.
+  const QString path = QDir(spec_.run_dir).filePath(QStringLiteral("metrics.jsonl"));
+  std::shared_ptr<RunSeries> series = feed_->series();
+  history_.setFuture(QtConcurrent::run([path, series] {
+    TelemetryFeed::readFile(path, series.get());  // none yet: the process will say what is wrong
+  }));
+}
+
+void LocalRun::startProcess() {
   process_ = new QProcess(this);
   process_->setProgram(program_);
   process_->setArguments(spec_.arguments());
@@ -92,7 +120,6 @@ void LocalRun::start() {
   connect(process_, &QProcess::readyReadStandardError, this, [this] { readStderr(); });
   connect(process_, &QProcess::errorOccurred, this, &LocalRun::onProcessError);
   connect(process_, &QProcess::finished, this, &LocalRun::onProcessFinished);
-  setState(State::Starting);
   process_->start();
 }
 
@@ -106,7 +133,7 @@ void LocalRun::cancel() {
   }
   if (!isActive() || cancel_requested_) return;
   cancel_requested_ = true;
-  if (!process_ || process_->state() == QProcess::NotRunning) return;
+  if (!process_ || process_->state() == QProcess::NotRunning) return;  // history_ ends it
   const qint64 pid = process_->processId();
 #ifdef Q_OS_UNIX
   // Not QProcess::terminate(): moe-train treats SIGINT and SIGTERM alike, but SIGINT is what a
@@ -159,40 +186,44 @@ void LocalRun::readStderr(bool flush_partial) {
   emit stderrReceived(lines);
 }
 
+// Only what this process wrote counts: a resume's history (up to history_version_) has the
+// earlier attempt's run_start, last step and ending.
 void LocalRun::onTelemetryChanged() {
   const std::shared_ptr<RunSeries> series = feed_->series();
-  if (run_id_.isEmpty()) {
+  const bool own_start = series->runStartVersion() > history_version_;
+  if (own_start && run_id_.isEmpty()) {
     const RunInfo info = series->info();  // copies the config: only until run_start is seen
-    if (info.started) {
-      run_id_ = QString::fromStdString(info.run_id);
-      const auto train = info.config.find("train");
-      if (train != info.config.end() && train->is_object()) {
-        const auto steps = train->find("steps");
-        if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
-      }
+    run_id_ = QString::fromStdString(info.run_id);
+    const auto train = info.config.find("train");
+    if (train != info.config.end() && train->is_object()) {
+      const auto steps = train->find("steps");
+      if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
     }
   }
-  if (state_ == State::Starting && !run_id_.isEmpty()) setState(State::Running);
+  if (state_ == State::Starting && own_start) setState(State::Running);
 
-  const StepColumns recent = series->steps(StepRange::lastRows(kEtaWindow));
-  if (recent.size() == 0) return;
-  const qint64 step = static_cast<qint64>(recent.step.back());
-  if (step == step_) return;
-  step_ = step;
+  const RunSeries::LatestStep latest = series->latestStep();
+  if (latest.version <= history_version_ || latest.step == step_) return;
+  step_ = latest.step;
+  updateEta(*series, latest.step);
+  emit progressChanged(step_, total_steps_, eta_s_);
+}
+
+// Wall time per step over the recent rows up to this process's latest step: includes eval,
+// checkpoints and logging, which step_ms does not, and adapts when the speed changes.
+void LocalRun::updateEta(const RunSeries& series, qint64 step) {
   eta_s_ = -1;
+  const StepColumns recent =
+      series.steps(StepRange{kNoStep, static_cast<double>(step), kEtaWindow});
   const size_t n = recent.size();
+  if (n < 2 || total_steps_ <= 0) return;
   // Rows of this process only: a resumed run's history has the clock of an earlier process.
   size_t first = n - 1;
   while (first > 0 && recent.t[first - 1] <= recent.t[first]) --first;
-  if (n - first >= 2 && total_steps_ > 0) {
-    // Wall time per step over the recent rows: includes eval, checkpoints and logging, which
-    // step_ms does not, and adapts when the speed changes.
-    const double steps = recent.step[n - 1] - recent.step[first];
-    const double seconds = recent.t[n - 1] - recent.t[first];
-    if (steps > 0 && seconds >= 0)
-      eta_s_ = std::max<double>(0, total_steps_ - step) * seconds / steps;
-  }
-  emit progressChanged(step_, total_steps_, eta_s_);
+  const double steps = recent.step[n - 1] - recent.step[first];
+  const double seconds = recent.t[n - 1] - recent.t[first];
+  if (steps > 0 && seconds >= 0)
+    eta_s_ = std::max<double>(0, static_cast<double>(total_steps_ - step)) * seconds / steps;
 }
 
 void LocalRun::onProcessError(QProcess::ProcessError error) {
@@ -235,7 +266,7 @@ void LocalRun::finalize() {
     end = State::Failed;
   }
   if (end == State::Failed && error_text_.isEmpty()) {
-    const auto run_end = feed_->series()->runEnd();
+    const auto run_end = feed_->series()->runEndAfter(history_version_);  // not the history's
     if (run_end && run_end->error) {
       error_text_ = QString::fromStdString(*run_end->error);
     } else {

@@ -3,6 +3,11 @@
 // is kept line by line for a log pane. It tracks state, progress and ETA, and on exit says how
 // the run ended and why.
 //
+// A resume (spec().resume) first reads the run's metrics.jsonl into the series on a worker
+// thread, so the dashboard shows the history from step 1, then starts the process. Until that
+// process writes its own run_start the run is Starting ("resuming"), and its step, ETA and error
+// come from the new process only, never from the history's last rows or its run_end.
+//
 // Owned by a RunManager, not by a widget: closing a dashboard tab leaves the run going.
 // Destroying a LocalRun whose process still runs stops it as cancel() does, blocking for up to
 // the grace period: an application should ask RunManager::hasActiveRuns() before it quits.
@@ -15,7 +20,10 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <QFutureWatcher>
+
 #include <memory>
+#include <utility>
 
 #include "dashboard/run_series.h"
 #include "dashboard/telemetry_feed.h"
@@ -52,6 +60,8 @@ class LocalRun : public QObject {
   State state() const { return state_; }
   bool isActive() const { return state_ == State::Starting || state_ == State::Running; }
   static QString stateName(State state);
+  // stateName(), except that a resume is "resuming" until its process has started the run.
+  QString stateText() const;
 
   TelemetryFeed* feed() const { return feed_; }
   std::shared_ptr<RunSeries> series() const { return feed_->series(); }
@@ -100,14 +110,18 @@ class LocalRun : public QObject {
   void onProcessError(QProcess::ProcessError error);
   void onProcessFinished(int exit_code, QProcess::ExitStatus status);
   void onFeedFinished();
+  void startProcess();
   void finalize();
   QString stderrTail() const;
+  void updateEta(const RunSeries& series, qint64 step);
 
   LaunchSpec spec_;
   QString program_;
   QProcess* process_ = nullptr;
   TelemetryFeed* feed_;
   QTimer grace_timer_;
+  QFutureWatcher<void> history_;  // a resume's history, read on a worker
+  uint64_t history_version_ = 0;  // the series' version once the history is in: later is ours
 
   State state_ = State::NotStarted;
   QString run_id_;
