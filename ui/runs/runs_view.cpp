@@ -19,6 +19,7 @@
 
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"
+#include "runs/run_store_worker.h"
 #include "runs/runs_filter_proxy.h"
 #include "runs/runs_table_model.h"
 
@@ -34,7 +35,6 @@ constexpr int kMaxFittedWidth = 320;  // a long directory or error must not push
 
 RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
     : QWidget(parent),
-      store_(store),
       runs_root_(std::move(runs_root)),
       model_(new RunsTableModel(this)),
       proxy_(new RunsFilterProxy(this)),
@@ -49,6 +49,7 @@ RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
       remove_(new QPushButton(tr("Remove from list"), this)),
       message_(new QLabel(this)) {
   proxy_->setSourceModel(model_);
+  if (store) worker_ = new RunStoreWorker(store->path(), this);
   buildLayout();
   connectActions();
   refresh();
@@ -128,6 +129,35 @@ void RunsView::connectActions() {
     if (dirs.size() >= 2) emit compareRequested(dirs);
   });
   connect(add_, &QPushButton::clicked, this, &RunsView::chooseAndAddDirectory);
+  if (worker_) {
+    connect(worker_, &RunStoreWorker::loaded, this, [this](const QList<RunRecord>& records) {
+      showRecords(records);
+      emit refreshed();
+    });
+    connect(worker_, &RunStoreWorker::rescanned, this,
+            [this](int changed, const QStringList& errors, const QList<RunRecord>& records) {
+              showRecords(records);
+              QString text = tr("Rescan: %n run(s) added or updated", nullptr, changed);
+              if (!errors.isEmpty()) text += tr("; %n folder(s) skipped", nullptr, errors.size());
+              message_->setText(text);
+              message_->setToolTip(errors.join(QLatin1Char('\n')));
+              emit rescanFinished(changed);
+            });
+    connect(worker_, &RunStoreWorker::directoryAdded, this,
+            [this](const QString& dir, bool ok, const RunRecord& record, const QString& error) {
+              if (ok) {
+                model_->upsert(record);
+                select({record.run_dir});
+                fitColumns();
+              }
+              const bool asked = chosen_.remove(dir);  // by the Add button: answer with a box
+              if (!ok && asked)
+                QMessageBox::warning(
+                    this, tr("Add run directory"),
+                    tr("This folder cannot be added as a run.\n\n%1").arg(error));
+              emit runDirectoryAdded(dir, ok ? QString() : error);
+            });
+  }
   connect(rescan_, &QPushButton::clicked, this, &RunsView::rescan);
   connect(remove_, &QPushButton::clicked, this, &RunsView::removeSelected);
 
@@ -152,9 +182,16 @@ QStringList RunsView::selectedRunDirs() const {
 }
 
 void RunsView::refresh() {
-  if (!store_) return;
+  if (worker_) worker_->loadAll();
+}
+
+bool RunsView::isBusy() const {
+  return worker_ && worker_->pending() > 0;
+}
+
+void RunsView::showRecords(const QList<RunRecord>& records) {
   const QStringList selected = selectedRunDirs();
-  model_->setRecords(store_->all());
+  model_->setRecords(records);
   select(selected);
   fitColumns();
   updateButtons();
@@ -166,46 +203,33 @@ void RunsView::updateRun(const RunRecord& record) {
   } else {
     live_dirs_.remove(record.run_dir);
   }
-  if (store_) store_->upsert(record);
+  if (worker_) worker_->upsert(record);
   model_->upsert(record);
   fitColumns();
 }
 
-bool RunsView::addRunDirectory(const QString& dir, QString* error) {
-  const auto record = indexRunDirectory(dir, error);
-  if (!record) return false;
-  if (store_ && !store_->upsert(*record, error)) return false;
-  model_->upsert(*record);
-  select({record->run_dir});
-  fitColumns();
-  return true;
+void RunsView::addRunDirectory(const QString& dir) {
+  if (worker_) {
+    worker_->addDirectory(dir);
+    return;
+  }
+  emit runDirectoryAdded(dir, tr("no run store"));
 }
 
 void RunsView::chooseAndAddDirectory() {
   const QString dir = QFileDialog::getExistingDirectory(this, tr("Add run directory"), runs_root_);
   if (dir.isEmpty()) return;
-  QString error;
-  if (!addRunDirectory(dir, &error)) {
-    QMessageBox::warning(this, tr("Add run directory"),
-                         tr("This folder cannot be added as a run.\n\n%1").arg(error));
-  }
+  chosen_.insert(dir);
+  addRunDirectory(dir);
 }
 
-int RunsView::rescan() {
-  if (!store_) return 0;
-  const int changed = store_->rescan(runs_root_, live_dirs_);
-  refresh();
-  const QStringList errors = store_->lastRescanErrors();
-  QString text = tr("Rescan: %n run(s) added or updated", nullptr, changed);
-  if (!errors.isEmpty()) text += tr("; %n folder(s) skipped", nullptr, errors.size());
-  message_->setText(text);
-  message_->setToolTip(errors.join(QLatin1Char('\n')));
-  return changed;
+void RunsView::rescan() {
+  if (worker_) worker_->rescan(runs_root_, live_dirs_);
 }
 
 void RunsView::removeSelected() {
   for (const QString& dir : selectedRunDirs()) {
-    if (store_) store_->remove(dir);
+    if (worker_) worker_->remove(dir);
     model_->removeRun(dir);
     live_dirs_.remove(dir);
   }
@@ -218,7 +242,7 @@ void RunsView::updateButtons() {
   edit_->setEnabled(selected == 1);
   compare_->setEnabled(selected >= 2);
   remove_->setEnabled(selected >= 1);
-  rescan_->setEnabled(store_ != nullptr && !runs_root_.isEmpty());
+  rescan_->setEnabled(worker_ != nullptr && !runs_root_.isEmpty());
 }
 
 void RunsView::updateAccuracyColumn() {

@@ -1,6 +1,10 @@
 // RunsView: the "Runs" page. Every run the store knows, filterable and sortable, with actions to
 // open one, compare several, add a run directory by hand, rescan the runs root and drop runs
 // from the list (their files stay). Column widths and sorting persist (QSettings "runs/header").
+//
+// The store is read and written through a RunStoreWorker: loading the list, rescanning the runs
+// root and indexing an added directory happen on its thread, and the table changes when the
+// answer comes back (refreshed(), rescanFinished(), runDirectoryAdded()).
 #pragma once
 
 #include <QSet>
@@ -18,6 +22,7 @@ class QTableView;
 namespace moe::ui {
 
 class RunStore;
+class RunStoreWorker;
 class RunsFilterProxy;
 class RunsTableModel;
 
@@ -25,7 +30,8 @@ class RunsView : public QWidget {
   Q_OBJECT
 
  public:
-  // `store` is not owned and may be null (then the view shows only what updateRun() gives it).
+  // `store` is not owned and may be null (then the view shows only what updateRun() gives it);
+  // the view opens a connection of its own to the same file, on its worker thread.
   // `runs_root` is the folder Rescan looks through.
   RunsView(RunStore* store, QString runs_root, QWidget* parent = nullptr);
   ~RunsView() override;
@@ -46,17 +52,20 @@ class RunsView : public QWidget {
   QPushButton* compareButton() const { return compare_; }
   QPushButton* removeButton() const { return remove_; }
   QLabel* messageLabel() const { return message_; }
+  // Requests sent to the store and not answered yet.
+  bool isBusy() const;
 
  public slots:
-  // Reloads every record from the store (keeps the selection).
+  // Reloads every record from the store (keeps the selection); then refreshed().
   void refresh();
   // A live run's new summary: stored and shown at once. While its status is "running" a rescan
   // leaves it alone.
   void updateRun(const moe::ui::RunRecord& record);
-  // Indexes a run directory and adds it; false with *error (nothing shown) when it is no run.
-  bool addRunDirectory(const QString& dir, QString* error = nullptr);
-  // Store rescan of the runs root, then refresh(); the number of runs added or changed.
-  int rescan();
+  // Indexes a run directory and adds it; then runDirectoryAdded() (with the error when it is no
+  // run: nothing is shown then).
+  void addRunDirectory(const QString& dir);
+  // Store rescan of the runs root and a reload; then rescanFinished().
+  void rescan();
   // Drops the selected runs from the list (and the store); their directories stay.
   void removeSelected();
 
@@ -65,6 +74,9 @@ class RunsView : public QWidget {
   void compareRequested(const QStringList& run_dirs);
   // "Edit as experiment": the run's config should open in the experiment editor.
   void editConfigRequested(const QString& run_dir);
+  void refreshed();
+  void rescanFinished(int changed);  // runs added or changed
+  void runDirectoryAdded(const QString& dir, const QString& error);  // error empty: added
 
  private:
   void buildLayout();
@@ -74,10 +86,12 @@ class RunsView : public QWidget {
   void updateAccuracyColumn();
   void select(const QStringList& run_dirs);
   void fitColumns();
+  void showRecords(const QList<RunRecord>& records);
 
-  RunStore* store_;
+  RunStoreWorker* worker_ = nullptr;  // null without a store
   QString runs_root_;
   QSet<QString> live_dirs_;  // runs whose last updateRun() said "running"
+  QSet<QString> chosen_;     // directories added with the Add button, not answered yet
   bool header_restored_ = false;
   bool user_sized_ = false, fitting_ = false;  // a column width the user set; our own resizing
 

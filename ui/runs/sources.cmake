@@ -12,6 +12,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_record_sql.h
   ${CMAKE_CURRENT_LIST_DIR}/run_store.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_store.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_store_worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_store_worker.h
   ${CMAKE_CURRENT_LIST_DIR}/runs_filter_proxy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runs_filter_proxy.h
   ${CMAKE_CURRENT_LIST_DIR}/runs_table_model.cpp

@@ -97,16 +97,30 @@ LocalRun* MainWindow::resumeRun(const QString& run_dir) {
 }
 
 bool MainWindow::editRunConfig(const QString& run_dir) {
+  // One row of the store, else the run's config.json (small): never its whole metrics.jsonl.
   std::optional<RunRecord> record = store_->isOpen() ? store_->find(run_dir) : std::nullopt;
+  nlohmann::json config = record ? record->config : nlohmann::json::object();
   QString error;
-  if (!record || record->config.empty()) record = indexRunDirectory(run_dir, &error);
-  if (!record || record->config.empty()) {
+  if (config.empty()) {
+    const QString path = QDir(run_dir).filePath(QStringLiteral("config.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+      error = path + QStringLiteral(": ") + file.errorString();
+    } else {
+      config = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+      if (config.is_discarded() || !config.is_object()) {
+        error = path + tr(": not a JSON object");
+        config = nlohmann::json::object();
+      }
+    }
+  }
+  if (config.empty()) {
     QMessageBox::warning(this, tr("No config"),
                          tr("Cannot read the run's config.\n\n%1").arg(error));
     return false;
   }
   if (!editor_->fileActions()->maybeSave()) return false;
-  editor_->document()->reset(record->config);
+  editor_->document()->reset(config);
   tabs_->setCurrentWidget(editor_);
   return true;
 }

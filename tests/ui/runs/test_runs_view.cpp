@@ -1,6 +1,6 @@
 // RunsView: buttons follow the selection, Compare and Open carry the selected directories, runs
 // can be added, rescanned and removed, the filter and status combo filter, and the header state
-// is kept.
+// is kept. The view reads and writes the store on a worker thread: each step waits for it.
 #include <QtTest>
 
 #include <QComboBox>
@@ -36,6 +36,24 @@ void selectRows(QTableView* table, const QList<int>& rows) {
   }
   table->selectionModel()->select(selection,
                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+// Waits until the view's store requests are answered.
+bool settled(const RunsView& view) {
+  return QTest::qWaitFor([&] { return !view.isBusy(); }, 10000);
+}
+
+int rescan(RunsView& view) {
+  QSignalSpy done(&view, &RunsView::rescanFinished);
+  view.rescan();
+  return done.wait(10000) ? done[0][0].toInt() : -1;
+}
+
+// The error; empty when the directory was added.
+QString add(RunsView& view, const QString& dir) {
+  QSignalSpy done(&view, &RunsView::runDirectoryAdded);
+  view.addRunDirectory(dir);
+  return done.wait(10000) ? done[0][1].toString() : QStringLiteral("no answer");
 }
 
 }  // namespace
@@ -77,6 +95,7 @@ class TestRunsView : public QObject {
 
   void buttonsFollowTheSelection() {
     RunsView view(store_.get(), root_);
+    QVERIFY(settled(view));
     QTableView* table = view.table();
     QCOMPARE(table->model()->rowCount(), 3);
     QVERIFY(!view.openButton()->isEnabled());
@@ -123,6 +142,7 @@ class TestRunsView : public QObject {
 
   void filterAndStatusCombo() {
     RunsView view(store_.get(), root_);
+    QVERIFY(settled(view));
     view.filterEdit()->setText("laptop");
     QCOMPARE(view.table()->model()->rowCount(), 1);
     view.filterEdit()->clear();
@@ -137,48 +157,53 @@ class TestRunsView : public QObject {
 
   void addRescanAndRemove() {
     RunsView view(store_.get(), root_);
+    QVERIFY(settled(view));
     QTemporaryDir elsewhere;
     FakeRun extra;
     extra.run_id = "20250104-000000-extra";
     const QString dir = writeRunDir(elsewhere.path(), "extra", extra);
-    QString error;
-    QVERIFY2(view.addRunDirectory(dir, &error), qPrintable(error));
+    QString error = add(view, dir);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(view.table()->model()->rowCount(), 4);
     QVERIFY(store_->find(dir));
     QCOMPARE(view.selectedRunDirs(), QStringList{QFileInfo(dir).canonicalFilePath()});
 
-    QVERIFY(!view.addRunDirectory(elsewhere.path(), &error));
+    error = add(view, elsewhere.path());
     QVERIFY(error.contains("no metrics.jsonl"));
 
     selectRows(view.table(), {0, 1});
     const QStringList removed = view.selectedRunDirs();
     view.removeButton()->click();
     QCOMPARE(view.table()->model()->rowCount(), 2);
+    QVERIFY(settled(view));
     QCOMPARE(store_->all().size(), 2);
-    QCOMPARE(view.rescan(), 0);  // removed runs stay removed
+    QCOMPARE(rescan(view), 0);  // removed runs stay removed
     QCOMPARE(view.table()->model()->rowCount(), 2);
     QVERIFY(view.messageLabel()->text().contains("0 run"));
 
     writeRunDir(root_, "20250105-000000-new", FakeRun());
-    QCOMPARE(view.rescan(), 1);
+    QCOMPARE(rescan(view), 1);
     QCOMPARE(view.table()->model()->rowCount(), 3);
   }
 
   void liveUpdatesAndHeaderState() {
     {
       RunsView view(store_.get(), root_);
+    QVERIFY(settled(view));
       const QString dir = root_ + "/20250101-000000-a";
       auto record = *moe::ui::indexRunDirectory(dir);
       record.status = run_status::kRunning;
       view.updateRun(record);
       QCOMPARE(view.model()->rowCount(), 3);
+      QVERIFY(settled(view));
       QCOMPARE(store_->find(dir)->status, run_status::kRunning);
-      QCOMPARE(view.rescan(), 0);  // live: left alone
+      QCOMPARE(rescan(view), 0);  // live: left alone
       QCOMPARE(store_->find(dir)->status, run_status::kRunning);
       view.table()->sortByColumn(RunsTableModel::kLossLast, Qt::AscendingOrder);
     }
     QVERIFY(!QSettings().value("runs/header").toByteArray().isEmpty());
     RunsView restored(store_.get(), root_);
+    QVERIFY(settled(restored));
     QCOMPARE(restored.table()->horizontalHeader()->sortIndicatorSection(),
              int(RunsTableModel::kLossLast));
   }
