@@ -181,6 +181,7 @@ void RunDashboard::refresh() {
 
 void RunDashboard::applyToPages(const RunSnapshot& delta) {
   training_->apply(delta);
+  header_->showEvals(delta.evals);  // every delta has them all
   imbalance_->apply(delta);
   if (!run_ && log_from_events_)
     for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));

@@ -60,6 +60,7 @@ class RunDashboard : public QWidget {
   PhaseBreakdownPlot* phases() const { return phases_; }
   DashboardControls* controls() const { return controls_; }
   QTabWidget* pages() const { return pages_; }
+  RunHeader* header() const { return header_; }
 
   // Redraws from the series now (otherwise a coalescing timer does).
   void refresh();

@@ -31,6 +31,10 @@ RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
   state_ = new QLabel(this);
   state_->setObjectName("runState");
   state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  accuracy_ = new QLabel(this);
+  accuracy_->setObjectName("bestAccuracy");
+  accuracy_->setStyleSheet("color: #1f2937; font-weight: 600;");
+  accuracy_->hide();
   where_ = new QLabel(this);
   where_->setStyleSheet("color: #6b7280;");
   where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -52,6 +56,8 @@ RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
   layout->addWidget(title_);
   layout->addSpacing(12);
   layout->addWidget(state_, 1);
+  layout->addWidget(accuracy_);
+  layout->addSpacing(8);
   layout->addWidget(where_);
   layout->addSpacing(8);
   layout->addWidget(progress_);
@@ -87,7 +93,10 @@ void RunHeader::showState() {
   title_->setText(run_->runId().isEmpty() ? QFileInfo(run_->spec().config_file).baseName()
                                           : run_->runId());
   const LocalRun::State s = run_->state();
-  QString text = LocalRun::stateName(s);
+  QString text = run_->stateText();
+  // A resume shows none of the earlier attempt's steps as its own until its process reports one.
+  if (s == LocalRun::State::Starting && run_->spec().resume && run_->step() == 0)
+    progress_->setFormat(tr("resuming from the newest checkpoint"));
   QString colour = "#374151";
   if (s == LocalRun::State::Finished) colour = "#047857";
   if (s == LocalRun::State::Cancelled) colour = "#92400e";
@@ -98,6 +107,22 @@ void RunHeader::showState() {
   setStateText(text, colour, run_->errorText());
   cancel_->setEnabled(run_->isActive());
   offerResume(s == LocalRun::State::Cancelled || s == LocalRun::State::Failed);
+}
+
+void RunHeader::showEvals(const std::vector<protocol::EvalEvent>& evals) {
+  const protocol::EvalEvent* best = nullptr;
+  for (const auto& e : evals) {
+    if (e.accuracy && std::isfinite(*e.accuracy) && (!best || *e.accuracy > *best->accuracy))
+      best = &e;
+  }
+  accuracy_->setVisible(best != nullptr);
+  if (!best) return;
+  accuracy_->setText(tr("best eval accuracy %1 %").arg(*best->accuracy * 100, 0, 'f', 2));
+  accuracy_->setToolTip(tr("at step %1 (eval loss %2)").arg(best->step).arg(best->loss));
+}
+
+QString RunHeader::accuracyText() const {
+  return accuracy_->isVisibleTo(this) ? accuracy_->text() : QString();
 }
 
 bool RunHeader::hasCheckpoint(const QString& run_dir) {

@@ -1,6 +1,7 @@
 #pragma once
 // The strip above a run's dashboard: its name, its state (with the error and exit status when it
-// failed), a progress bar with step / total and ETA, and Cancel. A live run (LocalRun) reports
+// failed), the best eval accuracy when the run's evals report one, a progress bar with step /
+// total and ETA, and Cancel. A live run (LocalRun) reports
 // its own state; a replayed run directory is described from its telemetry (run_end or not).
 #include <QPointer>
 #include <QWidget>
@@ -25,6 +26,9 @@ class RunHeader : public QWidget {
   void showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,
                   qint64 last_step);
   QString stateText() const;
+  // The evals so far (all of them): shows the highest accuracy, hidden while none has one.
+  void showEvals(const std::vector<protocol::EvalEvent>& evals);
+  QString accuracyText() const;
 
   // Whether `run_dir` holds a complete checkpoint to resume from (checkpoints/step-N/).
   static bool hasCheckpoint(const QString& run_dir);
@@ -46,6 +50,7 @@ class RunHeader : public QWidget {
   QLabel* title_;
   QLabel* state_;
   QLabel* where_;
+  QLabel* accuracy_;
   QProgressBar* progress_;
   QPushButton* cancel_;
   QPushButton* resume_;

@@ -34,8 +34,10 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   speed_->addCurve(tr("tokens/s"), QPen(seriesColor(2), 1.5));
   step_time_ = addPlot(tr("step time (ms)"), "step-time");
   step_time_->addCurve(tr("step ms"), QPen(seriesColor(5), 1.5));
+  accuracy_ = addPlot(tr("eval accuracy (%)"), "eval-accuracy");
+  accuracy_->addCurve(tr("eval accuracy"), QPen(seriesColor(3), 2), true);
 
-  auto* grid = new QGridLayout(this);
+  auto* grid = grid_ = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setSpacing(6);
   grid->addWidget(loss_, 0, 0, 1, 2);  // the loss is what people watch: full width
@@ -44,6 +46,7 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   grid->addWidget(speed_, 2, 0);
   grid->addWidget(step_time_, 2, 1);
   grid->addWidget(grad_, 3, 0, 1, 2);
+  accuracy_->hide();
   grid->setRowStretch(0, 3);
   for (int row = 1; row < 4; ++row) grid->setRowStretch(row, 2);
   for (TimeSeriesPlot* plot : plots_) sync->add(plot);
@@ -74,14 +77,34 @@ void TrainingPage::apply(const RunSnapshot& delta) {
   step_time_->replaceFrom(0, from, step, t, toQVector(s.step_ms));
   resmoothFrom(from);
 
-  TimeSeriesPlot::Rows evals;  // few rows, always complete in a delta
+  TimeSeriesPlot::Rows evals, accuracy;  // few rows, always complete in a delta
   for (const auto& e : delta.evals) {
     evals.step.push_back(static_cast<double>(e.step));
     evals.t.push_back(e.t);
     evals.value.push_back(e.loss);
+    if (!e.accuracy) continue;
+    accuracy.step.push_back(static_cast<double>(e.step));
+    accuracy.t.push_back(e.t);
+    accuracy.value.push_back(*e.accuracy * 100);
   }
   loss_->setRows(eval_, evals);
+  accuracy_->setRows(0, accuracy);
+  showAccuracy(!accuracy.step.isEmpty());
   for (TimeSeriesPlot* plot : plots_) plot->refreshView();
+}
+
+// The gradient norm has the last row to itself until there is an accuracy to show beside it.
+void TrainingPage::showAccuracy(bool on) {
+  if (on == accuracy_->isVisibleTo(this)) return;
+  grid_->removeWidget(grad_);
+  if (on) {
+    grid_->addWidget(grad_, 3, 0);
+    grid_->addWidget(accuracy_, 3, 1);
+  } else {
+    grid_->removeWidget(accuracy_);
+    grid_->addWidget(grad_, 3, 0, 1, 2);
+  }
+  accuracy_->setVisible(on);
 }
 
 void TrainingPage::setSmoothing(double weight) {

@@ -1,6 +1,7 @@
 #pragma once
 // The dashboard's training page: loss (raw, smoothed, eval), aux and z-loss, learning rate,
-// gradient norm, tokens/s and step time, one TimeSeriesPlot each, zoomed together.
+// gradient norm, tokens/s and step time, one TimeSeriesPlot each, zoomed together; and eval
+// accuracy beside the gradient norm once the run's evals report one (a classifier).
 //
 // It keeps its curves in step with the run from RunSeries::changesSince deltas: a frame costs
 // the new rows only. The smoothed loss is recomputed from the raw rows when the weight changes
@@ -28,13 +29,16 @@ class TrainingPage : public QWidget {
 
   QList<TimeSeriesPlot*> plots() const { return plots_; }
   TimeSeriesPlot* lossPlot() const { return loss_; }
+  TimeSeriesPlot* accuracyPlot() const { return accuracy_; }  // hidden until an eval has one
 
  private:
   TimeSeriesPlot* addPlot(const QString& y_label, const QString& export_name);
   void resmoothFrom(double from);
+  void showAccuracy(bool on);
 
   QList<TimeSeriesPlot*> plots_;
-  TimeSeriesPlot *loss_, *aux_, *lr_, *grad_, *speed_, *step_time_;
+  TimeSeriesPlot *loss_, *aux_, *lr_, *grad_, *speed_, *step_time_, *accuracy_;
+  class QGridLayout* grid_;
   int raw_ = 0, smooth_ = 0, eval_ = 0, aux_curve_ = 0, z_curve_ = 0;
   EmaSmoother smoother_{0.9};
 };

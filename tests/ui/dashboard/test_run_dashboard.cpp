@@ -10,6 +10,7 @@
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/run_dashboard.h"
+#include "dashboard/run_header.h"
 #include "dashboard/training_page.h"
 #include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
@@ -168,6 +169,47 @@ class TestRunDashboard : public QObject {
     QCOMPARE(loss->rows(0).step.size(), 30);
     QCOMPARE(dashboard->findChild<QLabel*>("runState")->text(), QString("Finished"));
     QCOMPARE(dashboard->series()->stats().rejected, 0);
+  }
+
+  // A classifier's evals report accuracy: plotted in percent beside the gradient norm, and the
+  // best one in the header. A run whose evals have none shows neither.
+  void evalAccuracyIsPlottedAndTheBestIsInTheHeader() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    QFile file(dir.path() + "/metrics.jsonl");
+    QVERIFY(file.open(QIODevice::Append));
+    const double accuracy[] = {0.5, 0.875, 0.75};
+    for (int i = 0; i < 3; ++i) {
+      file.write(QString(R"({"v":1,"type":"eval","t":%1,"step":%2,"loss":%3,"accuracy":%4})")
+                     .arg(5.0 * (i + 1))
+                     .arg(10 * (i + 1))
+                     .arg(1.0 / (i + 1))
+                     .arg(accuracy[i])
+                     .toUtf8() +
+                 "\n");
+    }
+    file.close();
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    TimeSeriesPlot* plot = dashboard->training()->accuracyPlot();
+    QVERIFY(plot->isVisibleTo(dashboard->training()));
+    QCOMPARE(plot->rows(0).step, (QVector<double>{10, 20, 30}));
+    QCOMPARE(plot->rows(0).value, (QVector<double>{50, 87.5, 75}));
+    QCOMPARE(dashboard->training()->lossPlot()->rows(2).value.size(), 3);  // eval loss too
+    QCOMPARE(dashboard->header()->accuracyText(), QString("best eval accuracy 87.50 %"));
+
+    QTemporaryDir plain;
+    writeCollapsingRun(plain.path());
+    QFile loss_only(plain.path() + "/metrics.jsonl");
+    QVERIFY(loss_only.open(QIODevice::Append));
+    loss_only.write(R"({"v":1,"type":"eval","t":5,"step":10,"loss":0.9})"
+                    "\n");
+    loss_only.close();
+    std::unique_ptr<RunDashboard> lm(replayed(plain.path()));
+    QVERIFY(lm);
+    QCOMPARE(lm->training()->lossPlot()->rows(2).value.size(), 1);
+    QVERIFY(!lm->training()->accuracyPlot()->isVisibleTo(lm->training()));
+    QVERIFY(lm->header()->accuracyText().isEmpty());
   }
 
   void aFolderWithoutTelemetrySaysWhichFile() {
