@@ -34,7 +34,7 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   speed_->addCurve(tr("tokens/s"), QPen(seriesColor(2), 1.5));
   step_time_ = addPlot(tr("step time (ms)"), "step-time");
   step_time_->addCurve(tr("step ms"), QPen(seriesColor(5), 1.5));
-  accuracy_ = addPlot(tr("eval accuracy (%)"), "eval-accuracy");
+  accuracy_ = addPlot(tr("accuracy (%)"), "eval-accuracy");  // short: the plot is low
   accuracy_->addCurve(tr("eval accuracy"), QPen(seriesColor(3), 2), true);
 
   auto* grid = grid_ = new QGridLayout(this);
@@ -90,7 +90,10 @@ void TrainingPage::apply(const RunSnapshot& delta) {
   loss_->setRows(eval_, evals);
   accuracy_->setRows(0, accuracy);
   showAccuracy(!accuracy.step.isEmpty());
-  for (TimeSeriesPlot* plot : plots_) plot->refreshView();
+  // The synced x-range is the last fitted plot's: the evals start late, so theirs goes first.
+  accuracy_->refreshView();
+  for (TimeSeriesPlot* plot : plots_)
+    if (plot != accuracy_) plot->refreshView();
 }
 
 // The gradient norm has the last row to itself until there is an accuracy to show beside it.

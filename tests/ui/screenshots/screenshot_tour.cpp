@@ -1,7 +1,8 @@
 // screenshot_tour: drives moe-studio's main window through what a user sees — the experiment
 // editor, a live run, each dashboard page, the runs table and a comparison — and saves a PNG of
 // the window at each stop (QWidget::grab, so the pictures are the app's own rendering).
-// Real runs: two small byte-level lm experiments trained by moe-train.
+// Real runs: two small byte-level lm experiments trained by moe-train, and a short run of the
+// default image classifier (its evals report accuracy).
 //
 //   screenshot_tour MOE_TRAIN OUT_DIR     (tests/ui/take_screenshots.sh runs it under Xvfb)
 #include <QApplication>
@@ -115,5 +116,17 @@ int main(int argc, char** argv) {
   ok &= save(&window, out + "/runs.png");
   window.compareRuns({run->runDir(), skewed->runDir()});
   ok &= save(&window, out + "/compare.png");
+
+  // The default experiment, shortened: the Training page with eval accuracy.
+  window.editor()->fileActions()->openPreset("fashion-mnist");
+  nlohmann::json classifier = window.editor()->document()->json();
+  classifier["name"] = "fashion-mnist-short";
+  classifier["train"]["steps"] = 280;
+  classifier["train"]["eval_every"] = 70;
+  classifier["train"]["eval_batches"] = 20;
+  classifier["train"]["warmup_steps"] = 20;
+  if (!runToEnd(window, QString::fromStdString(classifier.dump(2)))) return 1;
+  qobject_cast<RunDashboard*>(window.tabs()->currentWidget())->pages()->setCurrentIndex(0);
+  ok &= save(&window, out + "/dashboard-training-accuracy.png");
   return ok ? 0 : 1;
 }
