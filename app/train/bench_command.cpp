@@ -21,6 +21,7 @@ struct BenchArgs {
   int iters = 5;
   double min_seconds = 1.0;
   bool no_naive = false;
+  int blas_threads = 0;
 };
 
 struct Sweep {
@@ -108,6 +109,7 @@ int run_bench(const BenchArgs& args) {
   options.timing.min_iters = args.iters;
   options.timing.min_seconds = args.min_seconds;
   options.naive = !args.no_naive;
+  options.blas_threads = args.blas_threads;
 
   std::vector<LayerBenchResult> results;
   const auto start = std::chrono::steady_clock::now();
@@ -154,6 +156,9 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--min-time", args->min_seconds, "Minimum seconds per measurement")
       ->check(CLI::Range(0.0, 600.0));
   cmd->add_flag("--no-naive", args->no_naive, "Skip the naive GShard baseline");
+  cmd->add_option("--blas-threads", args->blas_threads,
+                  "BLAS threads for the expert GEMMs (default 0: the fastest of 1 and every core)")
+      ->check(CLI::Range(0, 1024));
   return [args]() { return run_bench(*args); };
 }
 

@@ -97,12 +97,13 @@ TEST(BenchCommand, NaiveBaselineAgreesInEveryCapacityRegime) {
   EXPECT_EQ(results[0]["capacity"], 12);
 }
 
-TEST(BenchCommand, WithoutNaiveNoBaselineFigures) {
+TEST(BenchCommand, WithoutNaiveNoBaselineFiguresAndFixedBlasThreads) {
   TempDir dir;
   auto json_path = dir.file("bench.json");
   auto r = run_moe_train({"bench", "--set", "model.dim=16", "--set", "moe.hidden=32", "--set",
-                          "model.seq_len=8", "--set", "train.batch_size=4", "--no-naive", "--iters",
-                          "2", "--min-time", "0", "--json", json_path});
+                          "model.seq_len=8", "--set", "train.batch_size=4", "--no-naive",
+                          "--blas-threads", "1", "--iters", "2", "--min-time", "0", "--json",
+                          json_path});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   nlohmann::json results;
   std::ifstream(json_path) >> results;
@@ -110,6 +111,9 @@ TEST(BenchCommand, WithoutNaiveNoBaselineFigures) {
   EXPECT_EQ(results[0]["naive_train_ms"], 0);
   EXPECT_EQ(results[0]["naive_max_abs_diff"], -1);
   EXPECT_GT(results[0]["efficiency"].get<double>(), 0);
+  // --blas-threads fixes the setting instead of searching; LibTorch's own pool stays at one.
+  EXPECT_EQ(results[0]["blas_threads"], 1);
+  EXPECT_EQ(results[0]["intra_op_threads"], 1);
 }
 
 TEST(BenchCommand, BadSweepIsExitTwoBeforeMeasuring) {

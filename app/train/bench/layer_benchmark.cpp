@@ -80,8 +80,13 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.capacity = layer->forward(x).stats.capacity;
 
   const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
-  const auto best = measure_gemm_ceiling(gemms, options.timing, candidate_thread_configs());
-  r.threads = best.threads;
+  auto candidates = candidate_thread_configs();
+  if (options.blas_threads > 0 && blas_threads_controllable()) {
+    candidates = {ThreadConfig{1, options.blas_threads}};
+  }
+  r.threads = candidates.size() == 1
+                  ? candidates.front()
+                  : measure_gemm_ceiling(gemms, options.timing, candidates).threads;
   apply_thread_config(r.threads);  // the layer runs under the ceiling's best setting
   r.kernel_threads = kernels::num_threads();
   {

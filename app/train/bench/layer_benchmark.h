@@ -14,7 +14,8 @@ namespace moe::train {
 
 struct LayerBenchOptions {
   TimingOptions timing;
-  bool naive = true;  // also time the naive baseline
+  bool naive = true;     // also time the naive baseline
+  int blas_threads = 0;  // > 0: use this many instead of searching (when the BLAS allows)
 };
 
 // Every ratio is a median over the same rounds: in each round the ceiling, the layer and the
