@@ -11,6 +11,7 @@
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
 #include "runtime/error_text.h"
+#include "runtime/thread_pools.h"
 #include "train/input_error.h"
 
 using namespace moe::train;
@@ -29,6 +30,7 @@ bool is_bad_input(const std::exception& e) {
 
 int main(int argc, char** argv) {
   moe::keep_freed_memory_in_process();
+  moe::share_cores_between_thread_pools();
   CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(MOE_ENGINE_VERSION));
