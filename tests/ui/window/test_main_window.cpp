@@ -65,9 +65,11 @@ class TestMainWindow : public QObject {
     QCOMPARE(dashboard->load()->heatmap()->matrix().experts, size_t{4});
     QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(dashboard)), run->runId());
 
-    const auto record = window.store()->find(canonicalRunDir(run->runDir()));
-    QVERIFY(record);
-    QCOMPARE(record->status, QString("finished"));
+    // The runs view stores records on its worker thread: the row arrives a moment later.
+    const QString run_dir = canonicalRunDir(run->runDir());
+    QTRY_VERIFY(window.store()->find(run_dir).has_value() &&
+                window.store()->find(run_dir)->status == QString("finished"));
+    const auto record = window.store()->find(run_dir);
     QCOMPARE(record->steps_done, std::optional<int64_t>(12));
   }
 
@@ -88,7 +90,7 @@ class TestMainWindow : public QObject {
     const auto checkpoints = run->series()->checkpoints();  // SIGINT: finish the step, checkpoint
     QVERIFY(!checkpoints.empty() && checkpoints.back().step < 300);
     const QString dir = canonicalRunDir(run->runDir());
-    QCOMPARE(window.store()->find(dir)->status, QString("cancelled"));
+    QTRY_COMPARE(window.store()->find(dir)->status, QString("cancelled"));
 
     // Resume: the same directory continues in a live tab that replaces the old one.
     const int tabs = window.tabs()->count();
@@ -105,7 +107,7 @@ class TestMainWindow : public QObject {
     live->refresh();
     // The whole history: the steps before the checkpoint from the file, the rest live.
     QCOMPARE(live->training()->lossPlot()->rows(0).step.size(), 300);
-    QCOMPARE(window.store()->find(dir)->status, QString("finished"));
+    QTRY_COMPARE(window.store()->find(dir)->status, QString("finished"));
   }
 
   void aFailedRunShowsTheErrorAndExitStatus() {
