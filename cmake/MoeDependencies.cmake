@@ -37,7 +37,7 @@ if(MOE_BUILD_ENGINE)
 endif()
 
 if(MOE_BUILD_GUI)
-  moe_require(Qt6 qt6-base-dev COMPONENTS Widgets Sql PrintSupport)
+  moe_require(Qt6 qt6-base-dev COMPONENTS Widgets Sql PrintSupport Concurrent)
   moe_require(Qt6Svg qt6-svg-dev)
   moe_require(QCustomPlotQt6 libqcustomplot-dev)
   # The run store opens its database through Qt's SQLite driver, a plugin loaded at run time.
