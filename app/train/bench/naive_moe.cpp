@@ -80,13 +80,14 @@ DenseRouting dense_routing(const at::Tensor& scores, const protocol::MoeConfig& 
   r.combine = at::zeros({N, E, r.capacity}, opt);
   r.dispatch = at::zeros({N, E, r.capacity}, opt);
   if (r.capacity == 0) return r;
+  // Sum over the choices of (gate-weighted) kept mask [N, E, 1] x one-hot slot [N, 1, C],
+  // accumulated in place: the dense tensors are the method, temporaries of their size are not.
   for (int64_t j = 0; j < k; ++j) {
     auto kept = masks[j] * (positions[j] < r.capacity);  // dropped past capacity
-    auto slot = at::one_hot((positions[j] * kept).sum(1), r.capacity).to(dtype);  // [N, C]
-    auto kept_w = kept.to(dtype);
-    r.dispatch = r.dispatch + at::einsum("ne,nc->nec", {kept_w, slot});
-    r.combine =
-        r.combine + at::einsum("ne,nc->nec", {kept_w * gates[j].to(dtype).unsqueeze(1), slot});
+    auto slot = at::one_hot((positions[j] * kept).sum(1), r.capacity).to(dtype).unsqueeze(1);
+    auto kept_w = kept.to(dtype).unsqueeze(2);
+    r.dispatch.addcmul_(kept_w, slot);
+    r.combine.addcmul_(kept_w * gates[j].to(dtype).view({N, 1, 1}), slot);
   }
   return r;
 }
