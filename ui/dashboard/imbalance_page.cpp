@@ -54,27 +54,40 @@ int ImbalancePage::curveFor(const Metric& metric, int64_t layer) {
   const int index = layer_order_.value(layer);
   while (metric.plot->curveCount() <= index) {
     const int n = metric.plot->curveCount();
-    metric.plot->addCurve(tr("layer %1").arg(layer_order_.key(n)), QPen(seriesColor(n), 1.5));
+    const int64_t curve_layer = layer_order_.key(n);
+    metric.plot->addCurve(tr("layer %1").arg(curve_layer), QPen(seriesColor(n), 1.5));
+    metric.plot->shareKeys(n, keysFor(curve_layer));
   }
   return index;
 }
 
+std::shared_ptr<PlotKeys> ImbalancePage::keysFor(int64_t layer) {
+  std::shared_ptr<PlotKeys>& keys = layer_keys_[layer];
+  if (!keys) {
+    keys = std::make_shared<PlotKeys>();
+    keys->reserve(reserved_rows_);
+  }
+  return keys;
+}
+
 void ImbalancePage::apply(const RunSnapshot& delta) {
   if (delta.reset) {
-    const auto rows = static_cast<qsizetype>(expectedRows(delta.info.config));
+    reserved_rows_ = static_cast<qsizetype>(expectedRows(delta.info.config));
     for (TimeSeriesPlot* plot : plots_) {
       plot->removeCurves();
-      plot->reserveRows(rows);
+      plot->reserveRows(reserved_rows_);
     }
     layer_order_.clear();
+    layer_keys_.clear();
   }
   for (const LayerColumns& layer : delta.layers) {
     const double from = delta.reset ? -std::numeric_limits<double>::infinity() : layer.replace_from;
-    const QVector<double> step = toQVector(layer.step), t = toQVector(layer.t);
+    // The layer's keys once for all six plots, then each plot's values.
+    keysFor(layer.layer)->replaceFrom(from, toQVector(layer.step), toQVector(layer.t));
     for (const Metric& metric : metrics_) {
       QVector<double> values = toQVector(layer.*metric.column);
       for (double& v : values) v *= metric.scale;
-      metric.plot->replaceFrom(curveFor(metric, layer.layer), from, step, t, values);
+      metric.plot->replaceValuesFrom(curveFor(metric, layer.layer), from, values);
     }
   }
   // One legend says which colour is which layer for all six plots; the rest would cover data.

@@ -6,6 +6,8 @@
 #include <QMap>
 #include <QWidget>
 
+#include <memory>
+
 #include "dashboard/series_columns.h"
 #include "widgets/time_series_plot.h"
 
@@ -31,10 +33,14 @@ class ImbalancePage : public QWidget {
   void addMetric(const QString& y_label, const QString& export_name,
                  std::vector<double> LayerColumns::*column, double scale = 1);
   int curveFor(const Metric& metric, int64_t layer);
+  // The step and time column the six plots' curves of one layer share.
+  std::shared_ptr<PlotKeys> keysFor(int64_t layer);
 
   QList<TimeSeriesPlot*> plots_;
   std::vector<Metric> metrics_;
   QMap<int64_t, int> layer_order_;  // layer -> its colour and curve index, in order seen
+  QMap<int64_t, std::shared_ptr<PlotKeys>> layer_keys_;
+  qsizetype reserved_rows_ = 0;  // the run's expected rows
 };
 
 }  // namespace moe::ui

@@ -29,9 +29,10 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   put(scalars_.l_aux, slot, e.l_aux);
   put(scalars_.z_loss, slot, e.z_loss);
   counts_.put(slot, e.counts);
-  scratch_.resize(n);
-  for (size_t i = 0; i < n; ++i) scratch_[i] = quantizeShare(e.importance[i]);
-  putRow(importance_, n, slot, scratch_.data());
+  if (slot.row + 1 == rows()) {  // the newest row (appended, or the newest replaced)
+    latest_importance_.resize(n);
+    for (size_t i = 0; i < n; ++i) latest_importance_[i] = quantizeShare(e.importance[i]);
+  }
 
   bool derived = true;
   for (size_t i = 0; i < n && derived; ++i) {
@@ -54,7 +55,6 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
 void LayerStore::reserve(size_t rows) {
   reserveRows(scalars_.columns(), rows);
   counts_.reserve(rows);
-  importance_.reserve(rows * experts());
 }
 
 LayerColumns LayerStore::columns(const StepRange& range) const {
@@ -99,11 +99,13 @@ std::optional<protocol::ExpertLoadEvent> LayerStore::row(std::optional<double> s
   const size_t n = experts();
   e.counts.resize(n);
   e.kept.resize(n);
-  e.importance.resize(n);
   for (size_t i = 0; i < n; ++i) {
     e.counts[i] = counts_.at(r, i);
     e.kept[i] = static_cast<int64_t>(value(r, i, LoadValue::kKept));
-    e.importance[i] = dequantizeShare(importance_[r * n + i]);
+  }
+  if (r + 1 == rows()) {
+    e.importance.resize(n);
+    for (size_t i = 0; i < n; ++i) e.importance[i] = dequantizeShare(latest_importance_[i]);
   }
   return e;
 }
@@ -112,8 +114,6 @@ double LayerStore::value(size_t row, size_t expert, LoadValue what) const {
   switch (what) {
     case LoadValue::kCounts:
       return counts_.at(row, expert);
-    case LoadValue::kImportance:
-      return dequantizeShare(importance_[row * experts() + expert]);
     case LoadValue::kKept:
       break;
   }
@@ -163,7 +163,7 @@ size_t LayerStore::bytes() const {
   size_t kept = 0;
   for (const auto& [step, values] : kept_exceptions_) kept += 64 + values.capacity() * 4;
   return columnBytes(std::as_const(scalars_).columns()) + counts_.bytes() +
-         importance_.capacity() * sizeof(uint16_t) + kept;
+         latest_importance_.capacity() * sizeof(uint16_t) + kept;
 }
 
 }  // namespace moe::ui::detail

@@ -1,5 +1,7 @@
 // One MoE layer's expert_load series inside a RunSeries: the scalar metrics as plot-ready
-// columns, the per-expert counts and importance in compact arrays. Not thread-safe: RunSeries
+// columns, the per-expert counts of every row in a compact array, and the per-expert importance
+// of the newest row only (no view shows older rows' importance, and holding it for every row
+// cost as much as the counts: 128 bytes a row per 64-expert layer). Not thread-safe: RunSeries
 // guards it with its lock.
 #pragma once
 
@@ -36,6 +38,7 @@ class LayerStore {
   std::optional<LayerColumns> changesSince(uint64_t version) const;
 
   // The whole row at `step`, or the latest one before it; the newest row without a step.
+  // importance is filled for the newest row only and empty for older ones.
   std::optional<protocol::ExpertLoadEvent> row(std::optional<double> step) const;
   LoadMatrix matrix(const StepRange& range, size_t max_bins, LoadValue value) const;
 
@@ -46,8 +49,7 @@ class LayerStore {
 
   LayerColumns scalars_;
   CompactCounts counts_;
-  std::vector<uint16_t> importance_;  // rows x experts, quantize_share
-  std::vector<uint16_t> scratch_;     // one row of importance
+  std::vector<uint16_t> latest_importance_;  // the newest row's, quantizeShare; empty: no row
   // kept is min(count, capacity) by SPEC section 2, so it is derived; a row where the engine
   // reported otherwise keeps its own kept here (by step).
   std::map<double, std::vector<int32_t>> kept_exceptions_;

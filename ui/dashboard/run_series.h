@@ -13,7 +13,7 @@
 //
 // Memory: per logged step, about 104 bytes for the step row, 80 for phases, and per MoE layer
 // 88 bytes of metrics plus 4 bytes per expert (uint16 counts, widened to int32 only when a count
-// exceeds 65535; importance as 16-bit fixed point; kept derived from min(count, capacity)).
+// exceeds 65535; kept derived from min(count, capacity)); importance for the newest row only.
 #pragma once
 
 #include <atomic>
@@ -62,7 +62,8 @@ class RunSeries {
   PhaseColumns phases(const StepRange& range = StepRange::all()) const;
   std::vector<int64_t> layers() const;  // the MoE layers seen, ascending
   std::optional<LayerColumns> layer(int64_t layer, const StepRange& range = StepRange::all()) const;
-  // One layer's full expert_load at `step` (or the latest before it); the newest without a step.
+  // One layer's expert_load at `step` (or the latest before it); the newest without a step.
+  // importance is only held for a layer's newest row: empty for any older row.
   std::optional<protocol::ExpertLoadEvent> expertLoad(int64_t layer,
                                                        std::optional<int64_t> step = {}) const;
   // Every layer's newest expertLoad (the layers x experts view), by layer.

@@ -105,8 +105,8 @@ struct StepRange {
   static StepRange between(double first, double last) { return {first, last}; }
 };
 
-// Which per-expert values a load matrix holds.
-enum class LoadValue { kCounts, kKept, kImportance };
+// Which per-expert values a load matrix holds. (Not importance: only the newest row keeps it.)
+enum class LoadValue { kCounts, kKept };
 
 // Experts x bins of one layer: consecutive logged steps are averaged into at most the requested
 // number of bins (decimated for drawing; storage keeps every step).

@@ -36,6 +36,11 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   step_time_->addCurve(tr("step ms"), QPen(seriesColor(5), 1.5));
   accuracy_ = addPlot(tr("accuracy (%)"), "eval-accuracy");  // short: the plot is low
   accuracy_->addCurve(tr("eval accuracy"), QPen(seriesColor(3), 2), true);
+  loss_->shareKeys(raw_, step_keys_);
+  loss_->shareKeys(smooth_, step_keys_);
+  aux_->shareKeys(aux_curve_, step_keys_);
+  aux_->shareKeys(z_curve_, step_keys_);
+  for (TimeSeriesPlot* plot : {lr_, grad_, speed_, step_time_}) plot->shareKeys(0, step_keys_);
 
   auto* grid = grid_ = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -64,17 +69,18 @@ void TrainingPage::apply(const RunSnapshot& delta) {
   if (delta.reset) {
     const auto rows = static_cast<qsizetype>(expectedRows(delta.info.config));
     for (TimeSeriesPlot* plot : plots_) plot->reserveRows(rows);
+    step_keys_->reserve(rows);
   }
   const StepColumns& s = delta.steps;
   const double from = delta.reset ? -kAppendOnly : s.replace_from;
-  const QVector<double> step = toQVector(s.step), t = toQVector(s.t);
-  loss_->replaceFrom(raw_, from, step, t, toQVector(s.loss));
-  aux_->replaceFrom(aux_curve_, from, step, t, toQVector(s.aux_loss));
-  aux_->replaceFrom(z_curve_, from, step, t, toQVector(s.z_loss));
-  lr_->replaceFrom(0, from, step, t, toQVector(s.lr));
-  grad_->replaceFrom(0, from, step, t, toQVector(s.grad_norm));
-  speed_->replaceFrom(0, from, step, t, toQVector(s.tokens_per_s));
-  step_time_->replaceFrom(0, from, step, t, toQVector(s.step_ms));
+  step_keys_->replaceFrom(from, toQVector(s.step), toQVector(s.t));  // first: the curves follow
+  loss_->replaceValuesFrom(raw_, from, toQVector(s.loss));
+  aux_->replaceValuesFrom(aux_curve_, from, toQVector(s.aux_loss));
+  aux_->replaceValuesFrom(z_curve_, from, toQVector(s.z_loss));
+  lr_->replaceValuesFrom(0, from, toQVector(s.lr));
+  grad_->replaceValuesFrom(0, from, toQVector(s.grad_norm));
+  speed_->replaceValuesFrom(0, from, toQVector(s.tokens_per_s));
+  step_time_->replaceValuesFrom(0, from, toQVector(s.step_ms));
   resmoothFrom(from);
 
   TimeSeriesPlot::Rows evals, accuracy;  // few rows, always complete in a delta
@@ -120,9 +126,8 @@ void TrainingPage::setSmoothing(double weight) {
 // Brings the smoothed curve level with the raw one. Rows from `from` on were replaced: the
 // average restarts from the rows before them; otherwise it continues with the new raw rows.
 void TrainingPage::resmoothFrom(double from) {
-  const TimeSeriesPlot::Rows& raw = loss_->rows(raw_);
-  const TimeSeriesPlot::Rows& done = loss_->rows(smooth_);
-  qsizetype first = done.step.size();
+  const TimeSeriesPlot::Rows raw = loss_->rows(raw_);  // shares the plot's columns
+  qsizetype first = loss_->rows(smooth_).step.size();
   if (from != kAppendOnly) {
     smoother_.reset();
     first = 0;
@@ -131,7 +136,8 @@ void TrainingPage::resmoothFrom(double from) {
   QVector<double> values;
   values.reserve(raw.step.size() - first);
   for (qsizetype i = first; i < raw.step.size(); ++i) values.push_back(smoother_.add(raw.value[i]));
-  loss_->replaceFrom(smooth_, from, raw.step.mid(first), raw.t.mid(first), values);
+  // The smoothed curve shares the raw curve's keys: values for the rows from `first` on.
+  loss_->replaceValuesFrom(smooth_, from, values);
 }
 
 }  // namespace moe::ui

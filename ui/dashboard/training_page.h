@@ -9,6 +9,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 #include "dashboard/series_columns.h"
 #include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
@@ -41,6 +43,8 @@ class TrainingPage : public QWidget {
   class QGridLayout* grid_;
   int raw_ = 0, smooth_ = 0, eval_ = 0, aux_curve_ = 0, z_curve_ = 0;
   EmaSmoother smoother_{0.9};
+  // The step and time column every per-step curve shares (not the evals'): one copy, not eight.
+  std::shared_ptr<PlotKeys> step_keys_ = std::make_shared<PlotKeys>();
 };
 
 }  // namespace moe::ui

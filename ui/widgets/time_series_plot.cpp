@@ -20,13 +20,43 @@ QString xLabel(TimeSeriesPlot::XMode mode) {
                                              : QStringLiteral("wall time (s)");
 }
 
-// Bit-for-bit the same row (NaN equal to NaN).
-bool sameRow(const TimeSeriesPlot::Rows& rows, qsizetype i, double step, double t, double value) {
-  auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
-  return same(rows.step[i], step) && same(rows.t[i], t) && same(rows.value[i], value);
+// Bit-for-bit the same value (NaN equal to NaN).
+bool same(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
 }
 
 }  // namespace
+
+void PlotKeys::replaceFrom(double from, const QVector<double>& step, const QVector<double>& t) {
+  Q_ASSERT(step.size() == t.size());
+  const qsizetype n = std::min(step.size(), t.size());
+  if (std::isnan(from)) from = std::numeric_limits<double>::infinity();  // NaN: append only
+  // Rows are sorted by step: everything from the first step >= from goes.
+  qsizetype keep = std::lower_bound(step_.cbegin(), step_.cend(), from) - step_.cbegin();
+  // Rows sent again unchanged (a reader's version can fall back a little) stay as they are.
+  qsizetype same_rows = 0;
+  while (keep + same_rows < step_.size() && same_rows < n &&
+         same(step_[keep + same_rows], step[same_rows]) && same(t_[keep + same_rows], t[same_rows]))
+    ++same_rows;
+  keep += same_rows;
+  changed_from_ = keep;
+  step_.resize(keep);
+  t_.resize(keep);
+  step_.append(step.mid(same_rows, n - same_rows));
+  t_.append(t.mid(same_rows, n - same_rows));
+}
+
+void PlotKeys::reserve(qsizetype rows) {
+  if (step_.capacity() >= rows) return;
+  step_.reserve(rows);
+  t_.reserve(rows);
+}
+
+void PlotKeys::clear() {
+  step_.clear();
+  t_.clear();
+  changed_from_ = 0;
+}
 
 TimeSeriesPlot::TimeSeriesPlot(const QString& y_label, QWidget* parent)
     : QCustomPlot(parent), hover_x_(kNaN) {
@@ -82,6 +112,8 @@ int TimeSeriesPlot::addCurve(const QString& name, const QPen& pen, bool markers)
   curve.graph->setName(name);
   curve.graph->setPen(pen);
   curve.graph->setAdaptiveSampling(true);  // draws long curves decimated; data stays whole
+  curve.own = std::make_shared<PlotKeys>();
+  curve.keys = curve.own;
   if (markers) {
     curve.graph->setLineStyle(QCPGraph::lsNone);
     curve.graph->setScatterStyle(
@@ -96,10 +128,8 @@ int TimeSeriesPlot::addCurve(const QString& name, const QPen& pen, bool markers)
 void TimeSeriesPlot::reserveRows(qsizetype rows) {
   reserved_rows_ = rows;
   for (Curve& c : curves_) {
-    if (c.rows.step.capacity() >= rows) continue;
-    c.rows.step.reserve(rows);
-    c.rows.t.reserve(rows);
-    c.rows.value.reserve(rows);
+    if (c.own) c.own->reserve(rows);  // shared keys are their owner's to reserve
+    if (c.value.capacity() < rows) c.value.reserve(rows);
   }
 }
 
@@ -135,26 +165,46 @@ void TimeSeriesPlot::replaceFrom(int curve, double from, const QVector<double>& 
                                  const QVector<double>& t, const QVector<double>& value) {
   if (curve < 0 || curve >= curves_.size()) return;
   Q_ASSERT(step.size() == t.size() && step.size() == value.size());
-  const qsizetype n = std::min({step.size(), t.size(), value.size()});
-  if (std::isnan(from)) from = std::numeric_limits<double>::infinity();  // NaN: append only
-  Rows& rows = curves_[curve].rows;
-  // Rows are sorted by step: everything from the first step >= from goes.
-  qsizetype keep =
-      std::lower_bound(rows.step.cbegin(), rows.step.cend(), from) - rows.step.cbegin();
-  // Rows sent again unchanged (a reader's version can fall back a little) stay as they are:
-  // only a real replacement pays for a rebuild.
-  qsizetype same = 0;
-  while (keep + same < rows.step.size() && same < n &&
-         sameRow(rows, keep + same, step[same], t[same], value[same]))
-    ++same;
-  keep += same;
-  const bool dropped = keep < rows.step.size();
-  rows.step.resize(keep);
-  rows.t.resize(keep);
-  rows.value.resize(keep);
-  rows.step.append(step.mid(same, n - same));
-  rows.t.append(t.mid(same, n - same));
-  rows.value.append(value.mid(same, n - same));
+  Curve& c = curves_[curve];
+  if (!c.own) {  // it shared keys: from now on it keeps its own, as far as it has values
+    const Rows mine = rows(curve);
+    c.own = std::make_shared<PlotKeys>();
+    c.own->replaceFrom(-std::numeric_limits<double>::infinity(), mine.step, mine.t);
+    c.keys = c.own;
+  }
+  c.own->replaceFrom(from, step, t);
+  takeValues(curve, from, value);
+}
+
+void TimeSeriesPlot::replaceValuesFrom(int curve, double from, const QVector<double>& value) {
+  if (curve < 0 || curve >= curves_.size()) return;
+  takeValues(curve, from, value);
+}
+
+void TimeSeriesPlot::takeValues(int curve, double from, const QVector<double>& value) {
+  Curve& c = curves_[curve];
+  const PlotKeys& keys = *c.keys;
+  // The keys are updated already; rows before `from` did not change, so this is where the
+  // given values start in the old rows as in the new. Append only: after the curve's values.
+  const bool append = std::isnan(from) || from == std::numeric_limits<double>::infinity();
+  const qsizetype start =
+      append ? std::min(c.value.size(), keys.size())
+             : std::lower_bound(keys.step().cbegin(), keys.step().cend(), from) -
+                   keys.step().cbegin();
+  const qsizetype n = std::min(value.size(), keys.size() - start);
+  // Rows sent again unchanged (same key, same value) stay as they are: only a real
+  // replacement pays for a rebuild.
+  const qsizetype old_size = c.value.size();
+  qsizetype same_rows = 0;
+  while (start + same_rows < std::min(old_size, keys.changedFrom()) && same_rows < n &&
+         same(c.value[start + same_rows], value[same_rows]))
+    ++same_rows;
+  const qsizetype keep = std::min(start + same_rows, old_size);
+  const bool dropped = keep < old_size;
+  c.value.resize(keep);
+  // A curve that missed an update of its shared keys has no values for those rows: gaps.
+  if (keep < start) c.value.insert(keep, start - keep, kNaN);
+  c.value.append(value.mid(same_rows, n - same_rows));
   // Appending is the common case (a live run); only a resumed run needs a rebuild.
   if (dropped)
     rebuildGraph(curve);
@@ -164,13 +214,36 @@ void TimeSeriesPlot::replaceFrom(int curve, double from, const QVector<double>& 
 
 void TimeSeriesPlot::setRows(int curve, const Rows& rows) {
   if (curve < 0 || curve >= curves_.size()) return;
-  curves_[curve].rows = rows;
+  Curve& c = curves_[curve];
+  auto own = std::make_shared<PlotKeys>();
+  own->replaceFrom(-std::numeric_limits<double>::infinity(), rows.step, rows.t);
+  c.own = own;
+  c.keys = std::move(own);
+  c.value = rows.value;
   rebuildGraph(curve);
 }
 
-const TimeSeriesPlot::Rows& TimeSeriesPlot::rows(int curve) const {
-  static const Rows kEmpty;
-  return curve >= 0 && curve < curves_.size() ? curves_[curve].rows : kEmpty;
+void TimeSeriesPlot::shareKeys(int curve, std::shared_ptr<const PlotKeys> keys) {
+  if (curve < 0 || curve >= curves_.size() || !keys) return;
+  Curve& c = curves_[curve];
+  c.own.reset();
+  c.keys = std::move(keys);
+  c.value.clear();
+  c.value.reserve(reserved_rows_);
+  rebuildGraph(curve);
+}
+
+TimeSeriesPlot::Rows TimeSeriesPlot::rows(int curve) const {
+  if (curve < 0 || curve >= curves_.size()) return {};
+  const Curve& c = curves_[curve];
+  const qsizetype n = rowCount(c);
+  // QVector copies share their data; first(n) would copy the rows.
+  auto column = [n](const QVector<double>& v) { return v.size() == n ? v : v.first(n); };
+  return {column(c.keys->step()), column(c.keys->t()), column(c.value)};
+}
+
+qsizetype TimeSeriesPlot::rowCount(const Curve& c) {
+  return std::min(c.keys->size(), c.value.size());
 }
 
 TimeSeriesPlot::XMode TimeSeriesPlot::xMode() const {
@@ -205,8 +278,8 @@ void TimeSeriesPlot::setLogY(bool on) {
   replot(rpQueuedReplot);
 }
 
-const QVector<double>& TimeSeriesPlot::keyColumn(const Rows& rows) const {
-  return x_mode_ == XMode::Step ? rows.step : rows.t;
+const QVector<double>& TimeSeriesPlot::keyColumn(const Curve& c) const {
+  return x_mode_ == XMode::Step ? c.keys->step() : c.keys->t();
 }
 
 void TimeSeriesPlot::updateLegend() {

@@ -4,8 +4,10 @@
 //
 // Each curve keeps its raw rows (step, wall time, value) so the x-axis can switch between step
 // and wall time, and the y-axis between linear and log, without asking the run again. Data is
-// appended or replaced from a step on (a resumed run repeats steps). QCustomPlot's adaptive
-// sampling decimates long curves for drawing; the rows themselves are all kept.
+// appended or replaced from a step on (a resumed run repeats steps). Curves that follow the same
+// rows (one MoE layer's metrics across plots) can share one step and wall-time column
+// (PlotKeys): a long run's rows then cost 8 bytes a curve instead of 24. Curves draw a
+// decimation (CurveDecimator); the rows themselves are all kept.
 //
 // Following: until the user drags or zooms, the axes follow the data (rescale after each
 // update). A drag or wheel zoom stops following; a double-click (or resetView()) resumes it.
@@ -13,6 +15,7 @@
 #include <QPen>
 #include <QString>
 #include <QVector>
+#include <memory>
 #include <vector>
 
 #include <qcustomplot.h>
@@ -25,6 +28,28 @@ namespace moe::ui {
 inline QVector<double> toQVector(const std::vector<double>& column) {
   return {column.begin(), column.end()};
 }
+
+// A step and wall-time column that several curves share, in one plot or several. Its owner
+// updates it first (replaceFrom), then each sharing curve's values (replaceValuesFrom, same
+// `from`); until then those curves show the rows both have.
+class PlotKeys {
+ public:
+  // Rows with step >= from are dropped, then these (sorted by step) appended; from = +inf (or
+  // NaN) only appends. Rows sent again unchanged stay as they were.
+  void replaceFrom(double from, const QVector<double>& step, const QVector<double>& t);
+  void reserve(qsizetype rows);
+  void clear();
+
+  const QVector<double>& step() const { return step_; }
+  const QVector<double>& t() const { return t_; }
+  qsizetype size() const { return step_.size(); }
+  // The first row the last replaceFrom() changed or added: rows before it are as they were.
+  qsizetype changedFrom() const { return changed_from_; }
+
+ private:
+  QVector<double> step_, t_;
+  qsizetype changed_from_ = 0;
+};
 
 class TimeSeriesPlot : public QCustomPlot {
   Q_OBJECT
@@ -48,11 +73,19 @@ class TimeSeriesPlot : public QCustomPlot {
   void removeCurves();  // every curve goes (the compare view rebuilds its set)
 
   // Rows with step >= from are dropped, then the given rows (sorted by step) are appended.
-  // Pass from = +inf to only append. The sizes of step, t and value must match.
+  // Pass from = +inf to only append. The sizes of step, t and value must match. A curve that
+  // shared its keys gets its own copy of them first.
   void replaceFrom(int curve, double from, const QVector<double>& step, const QVector<double>& t,
                    const QVector<double>& value);
-  void setRows(int curve, const Rows& rows);  // replaces everything
-  const Rows& rows(int curve) const;
+  void setRows(int curve, const Rows& rows);  // replaces everything; the curve's own keys
+  // The curve takes its steps and times from `keys` from now on (its values are dropped).
+  void shareKeys(int curve, std::shared_ptr<const PlotKeys> keys);
+  // For a curve sharing keys, after keys->replaceFrom(from, ...): its values from `from` on,
+  // one per key row the update sent.
+  void replaceValuesFrom(int curve, double from, const QVector<double>& value);
+  // A copy (the columns are implicitly shared: no rows are copied). Rows a shared key column
+  // holds beyond the curve's values are left out.
+  Rows rows(int curve) const;
 
   XMode xMode() const;
   void setXMode(XMode mode);  // relabels the x-axis ("step" / "wall time (s)") and redraws
@@ -102,13 +135,18 @@ class TimeSeriesPlot : public QCustomPlot {
   struct Curve {
     QString name;
     QCPGraph* graph = nullptr;
-    Rows rows;
+    std::shared_ptr<const PlotKeys> keys;  // never null: shared, or `own`
+    std::shared_ptr<PlotKeys> own;         // the curve's own keys; null while it shares
+    QVector<double> value;
     CurveDecimator decimated;  // all rows, for drawing the whole run
     bool visible = true;
     bool stale = false;  // the graph does not show the newest rows yet
   };
 
-  const QVector<double>& keyColumn(const Rows& rows) const;
+  const QVector<double>& keyColumn(const Curve& c) const;
+  static qsizetype rowCount(const Curve& c);  // rows with both a key and a value
+  // The value half of replaceFrom(), once the curve's keys were updated.
+  void takeValues(int curve, double from, const QVector<double>& value);
   void appendToGraph(int curve, int first_row);  // rows from first_row on, in the current modes
   void rebuildGraph(int curve);
   void rebuildGraphs();

@@ -15,10 +15,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 void TimeSeriesPlot::appendToGraph(int curve, int first_row) {
   Curve& c = curves_[curve];
-  const QVector<double>& keys = keyColumn(c.rows);
-  for (qsizetype i = first_row; i < keys.size(); ++i) {
+  const QVector<double>& keys = keyColumn(c);
+  const qsizetype rows = rowCount(c);
+  for (qsizetype i = first_row; i < rows; ++i) {
     if (!std::isfinite(keys[i])) continue;  // a row without a time has no place on the axis
-    const double value = c.rows.value[i];
+    const double value = c.value[i];
     // NaN draws as a gap; non-positive values have no place on a log axis, inf none at all.
     const bool drawable = std::isfinite(value) && (!log_y_ || value > 0);
     c.decimated.add(keys[i], drawable ? value : kNaN);
@@ -49,22 +50,23 @@ void TimeSeriesPlot::syncGraph(int curve) {
   }
   // Zoomed in: the rows in view (and one either side, so lines run to the frame), decimated
   // afresh so the detail shows.
-  const QVector<double>& keys = keyColumn(c.rows);
+  const QVector<double>& keys = keyColumn(c);
+  const qsizetype rows = rowCount(c);
   const QCPRange view = xAxis->range();
-  const bool sorted = std::is_sorted(keys.cbegin(), keys.cend());
+  const auto end = keys.cbegin() + rows;
+  const bool sorted = std::is_sorted(keys.cbegin(), end);
   const qsizetype first =
       sorted ? std::max<qsizetype>(
-                   0, std::lower_bound(keys.cbegin(), keys.cend(), view.lower) - keys.cbegin() - 1)
+                   0, std::lower_bound(keys.cbegin(), end, view.lower) - keys.cbegin() - 1)
              : 0;
   const qsizetype last =
       sorted ? std::min<qsizetype>(
-                   keys.size(),
-                   std::upper_bound(keys.cbegin(), keys.cend(), view.upper) - keys.cbegin() + 1)
-             : keys.size();
+                   rows, std::upper_bound(keys.cbegin(), end, view.upper) - keys.cbegin() + 1)
+             : rows;
   CurveDecimator in_view;
   for (qsizetype i = first; i < last; ++i) {
     if (!std::isfinite(keys[i])) continue;
-    const double value = c.rows.value[i];
+    const double value = c.value[i];
     in_view.add(keys[i], std::isfinite(value) && (!log_y_ || value > 0) ? value : kNaN);
   }
   c.graph->data()->set(in_view.points(), true);

@@ -16,12 +16,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Index of the row whose key is nearest to x in a sorted key column; -1 when empty.
-qsizetype nearestRow(const QVector<double>& keys, double x) {
-  if (keys.isEmpty()) return -1;
-  const auto it = std::lower_bound(keys.cbegin(), keys.cend(), x);
+// Index of the row whose key is nearest to x among the first `rows` of a sorted key column;
+// -1 when none.
+qsizetype nearestRow(const QVector<double>& keys, qsizetype rows, double x) {
+  if (rows <= 0) return -1;
+  const auto end = keys.cbegin() + rows;
+  const auto it = std::lower_bound(keys.cbegin(), end, x);
   if (it == keys.cbegin()) return 0;
-  if (it == keys.cend()) return keys.size() - 1;
+  if (it == end) return rows - 1;
   const qsizetype hi = it - keys.cbegin();
   return (x - keys[hi - 1] <= keys[hi] - x) ? hi - 1 : hi;
 }
@@ -33,15 +35,15 @@ QStringList TimeSeriesPlot::readoutParts(double x, double* row_key) const {
   if (std::isnan(x)) return parts;
   for (const Curve& c : curves_) {
     if (!c.visible) continue;
-    const QVector<double>& keys = keyColumn(c.rows);
-    const qsizetype i = nearestRow(keys, x);
+    const QVector<double>& keys = keyColumn(c);
+    const qsizetype i = nearestRow(keys, rowCount(c), x);
     if (i < 0) continue;
     if (parts.isEmpty()) {  // the x part comes from the first curve with data
       if (row_key) *row_key = keys[i];
-      parts << (x_mode_ == XMode::Step ? QStringLiteral("step ") + formatReadoutStep(c.rows.step[i])
-                                       : QStringLiteral("t ") + formatReadoutWallTime(c.rows.t[i]));
+      parts << (x_mode_ == XMode::Step ? QStringLiteral("step ") + formatReadoutStep(c.keys->step()[i])
+                                       : QStringLiteral("t ") + formatReadoutWallTime(c.keys->t()[i]));
     }
-    parts << c.name + QLatin1Char(' ') + formatReadoutValue(c.rows.value[i]);
+    parts << c.name + QLatin1Char(' ') + formatReadoutValue(c.value[i]);
   }
   return parts;
 }

@@ -230,6 +230,14 @@ class TestRunSeries : public QObject {
     series.apply(nan_importance);
     QVERIFY(std::isnan(series.expertLoad(0, 4)->importance[0]));
     QVERIFY(std::abs(series.expertLoad(0, 4)->importance[1] - 0.5) < 1e-4);
+    // Importance is held for the newest row only: an older row has none, and replacing an
+    // older row (a resume) leaves the newest row's alone.
+    QVERIFY(series.expertLoad(0, 3)->importance.empty());
+    protocol::ExpertLoadEvent again = loadEvent(2, 0, {5, 6}, 15);
+    again.importance = {0.25, 0.75};
+    series.apply(again);
+    QVERIFY(series.expertLoad(0, 2)->importance.empty());
+    QVERIFY(std::abs(series.expertLoad(0)->importance[1] - 0.5) < 1e-4);
   }
 
   void loadMatrixAveragesBins() {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "widgets/readout_format.h"
 #include "widgets/time_series_plot.h"
@@ -53,6 +54,52 @@ class TestTimeSeriesPlot : public QObject {
     QCOMPARE(plot.rows(c).value, QVector<double>({10, 9, 80, 70}));
     QCOMPARE(graphKeys(plot.graph(c)), QVector<double>({1, 2, 3, 4}));
     QCOMPARE(plot.graph(c)->data()->at(2)->value, 80.0);
+  }
+
+  // Curves sharing one PlotKeys: the keys are updated once, then each curve's values; a
+  // replacement from a step drops and rebuilds only what changed; hover and rows() follow it.
+  void sharedKeysFollowOneColumn() {
+    TimeSeriesPlot a("a"), b("b");
+    const int ca = a.addCurve("x", QPen(Qt::red));
+    const int cb = b.addCurve("y", QPen(Qt::blue));
+    auto keys = std::make_shared<moe::ui::PlotKeys>();
+    a.shareKeys(ca, keys);
+    b.shareKeys(cb, keys);
+    keys->replaceFrom(-kInf, {1, 2, 3}, {0.1, 0.2, 0.3});
+    QCOMPARE(keys->changedFrom(), qsizetype{0});
+    a.replaceValuesFrom(ca, -kInf, {10, 20, 30});
+    // b not yet updated: it has no rows, and shows none.
+    QCOMPARE(b.rows(cb).step.size(), qsizetype{0});
+    QVERIFY(b.readoutAt(2).isEmpty());
+    b.replaceValuesFrom(cb, -kInf, {5, 6, 7});
+    QCOMPARE(b.rows(cb).t, QVector<double>({0.1, 0.2, 0.3}));
+    QCOMPARE(b.rows(cb).value, QVector<double>({5, 6, 7}));
+
+    // A resume from step 3, and step 2 sent again unchanged.
+    keys->replaceFrom(2, {2, 3, 4}, {0.2, 1.3, 1.4});
+    QCOMPARE(keys->changedFrom(), qsizetype{2});
+    a.replaceValuesFrom(ca, 2, {20, 33, 44});
+    b.replaceValuesFrom(cb, 2, {6, 8, 9});
+    QCOMPARE(a.rows(ca).step, QVector<double>({1, 2, 3, 4}));
+    QCOMPARE(a.rows(ca).value, QVector<double>({10, 20, 33, 44}));
+    QCOMPARE(b.rows(cb).t, QVector<double>({0.1, 0.2, 1.3, 1.4}));
+    QCOMPARE(b.rows(cb).value, QVector<double>({5, 6, 8, 9}));
+    QCOMPARE(graphKeys(a.graph(ca)), QVector<double>({1, 2, 3, 4}));
+    QVERIFY2(a.readoutAt(4).contains("44"), qPrintable(a.readoutAt(4)));
+
+    // Append only (+inf): after each curve's own values.
+    keys->replaceFrom(kInf, {5}, {1.5});
+    a.replaceValuesFrom(ca, kInf, {55});
+    QCOMPARE(a.rows(ca).value, QVector<double>({10, 20, 33, 44, 55}));
+    QCOMPARE(b.rows(cb).step.size(), qsizetype{4});  // b's value for step 5 not yet given
+
+    // replaceFrom on a sharing curve gives it keys of its own; the other keeps the shared ones.
+    b.replaceFrom(cb, kInf, {5}, {1.5}, {10});
+    keys->replaceFrom(kInf, {6}, {1.6});
+    a.replaceValuesFrom(ca, kInf, {66});
+    QCOMPARE(a.rows(ca).step, QVector<double>({1, 2, 3, 4, 5, 6}));
+    QCOMPARE(b.rows(cb).step, QVector<double>({1, 2, 3, 4, 5}));
+    QCOMPARE(b.rows(cb).value, QVector<double>({5, 6, 8, 9, 10}));
   }
 
   void xModeSwitchUsesWallTimeKeys() {
