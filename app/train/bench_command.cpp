@@ -1,4 +1,4 @@
-// moe-train bench: the layer benchmark of SPEC section 7 over a sweep of configs.
+// moe-train bench: the layer benchmark over a sweep of configs (docs/PROTOCOL.md, BENCHMARKS.md).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -145,7 +145,8 @@ int run_bench(const BenchArgs& args) {
 }  // namespace
 
 Command add_bench_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "Benchmark one MoE layer (SPEC section 7)");
+  auto* cmd = app.add_subcommand(
+      "bench", "Benchmark one MoE layer: efficiency, routing share, naive baseline");
   auto args = std::make_shared<BenchArgs>();
   cmd->add_option("--config", args->config, "RunConfig JSON (default: the built-in defaults)");
   cmd->add_option("--set", args->overrides, "Override a key: key.path=value (repeatable)");

@@ -1,4 +1,4 @@
-// moe-train bench end to end on a tiny layer: the table, the JSON keys of SPEC section 7.
+// moe-train bench end to end on a tiny layer: the table, the JSON keys (docs/PROTOCOL.md).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// How benchmark results are shown: a table for people, JSON (SPEC section 7 keys) for tools.
+// How benchmark results are shown: a table for people, JSON for tools (keys in docs/PROTOCOL.md).
 #include <nlohmann/json.hpp>
 
 #include <ostream>

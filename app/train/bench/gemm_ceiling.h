@@ -1,6 +1,7 @@
 #pragma once
-// The efficiency ceiling of SPEC section 7: the layer's expert work done as plain batched GEMMs
-// ([E, C, M] x [E, M, H] and back), forward and backward, on the layer's own shapes.
+// The efficiency ceiling of the layer benchmark (docs/BENCHMARKS.md): the layer's expert work
+// done as plain batched GEMMs ([E, C, M] x [E, M, H] and back), forward and backward, on the
+// layer's own shapes.
 #include <torch/torch.h>
 
 #include <vector>

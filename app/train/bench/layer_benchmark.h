@@ -1,6 +1,6 @@
 #pragma once
-// One benchmark point of SPEC section 7: a MoE layer from a RunConfig, timed forward and
-// forward+backward, set against the expert-GEMM ceiling and the naive GShard baseline.
+// One point of the layer benchmark (docs/BENCHMARKS.md): a MoE layer from a RunConfig, timed
+// forward and forward+backward, set against the expert-GEMM ceiling and the naive GShard baseline.
 #include <nlohmann/json.hpp>
 
 #include <map>
