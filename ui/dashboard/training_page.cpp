@@ -126,16 +126,17 @@ void TrainingPage::setSmoothing(double weight) {
 // Brings the smoothed curve level with the raw one. Rows from `from` on were replaced: the
 // average restarts from the rows before them; otherwise it continues with the new raw rows.
 void TrainingPage::resmoothFrom(double from) {
-  const TimeSeriesPlot::Rows raw = loss_->rows(raw_);  // shares the plot's columns
-  qsizetype first = loss_->rows(smooth_).step.size();
+  const qsizetype rows = loss_->rowCount(raw_);  // the raw curve's values, read without a copy
+  qsizetype first = loss_->rowCount(smooth_);
   if (from != kAppendOnly) {
     smoother_.reset();
     first = 0;
-    while (first < raw.step.size() && raw.step[first] < from) smoother_.add(raw.value[first++]);
+    const QVector<double>& steps = step_keys_->step();
+    while (first < rows && steps[first] < from) smoother_.add(loss_->value(raw_, first++));
   }
   QVector<double> values;
-  values.reserve(raw.step.size() - first);
-  for (qsizetype i = first; i < raw.step.size(); ++i) values.push_back(smoother_.add(raw.value[i]));
+  values.reserve(rows - first);
+  for (qsizetype i = first; i < rows; ++i) values.push_back(smoother_.add(loss_->value(raw_, i)));
   // The smoothed curve shares the raw curve's keys: values for the rows from `first` on.
   loss_->replaceValuesFrom(smooth_, from, values);
 }

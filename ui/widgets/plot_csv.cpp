@@ -1,6 +1,7 @@
 // plotCsv(): the data behind a plot as CSV (declared in plot_export.h).
 #include <QTextStream>
 
+#include <charconv>
 #include <cmath>
 
 #include "widgets/plot_export.h"
@@ -24,6 +25,15 @@ QString csvField(const QString& text) {
 QString csvNumber(double v) {
   if (std::isnan(v)) return QString();
   return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+// The same for a value a TimeSeriesPlot keeps as float: the shortest text that reads back as
+// that float ("0.9", not the double 0.89999997615814209).
+QString csvFloat(double v) {
+  if (std::isnan(v)) return QString();
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, static_cast<float>(v)).ptr;
+  return QString::fromLatin1(text, static_cast<qsizetype>(end - text));
 }
 
 QString axisName(const QCPAxis* axis, const char* fallback) {
@@ -52,8 +62,9 @@ QString timeSeriesCsv(const TimeSeriesPlot* plot) {
     if (!plot->curveVisible(c)) continue;
     const TimeSeriesPlot::Rows& rows = plot->rows(c);
     const QVector<double>& keys = by_step ? rows.step : rows.t;
+    const QString name = csvField(plot->curveName(c));
     for (qsizetype i = 0; i < keys.size(); ++i)
-      writeRow(out, plot->curveName(c), keys[i], rows.value[i]);
+      out << name << ',' << csvNumber(keys[i]) << ',' << csvFloat(rows.value[i]) << '\n';
   }
   out.flush();
   return text;

@@ -197,14 +197,14 @@ void TimeSeriesPlot::takeValues(int curve, double from, const QVector<double>& v
   const qsizetype old_size = c.value.size();
   qsizetype same_rows = 0;
   while (start + same_rows < std::min(old_size, keys.changedFrom()) && same_rows < n &&
-         same(c.value[start + same_rows], value[same_rows]))
+         same(c.value[start + same_rows], static_cast<float>(value[same_rows])))
     ++same_rows;
   const qsizetype keep = std::min(start + same_rows, old_size);
   const bool dropped = keep < old_size;
   c.value.resize(keep);
   // A curve that missed an update of its shared keys has no values for those rows: gaps.
-  if (keep < start) c.value.insert(keep, start - keep, kNaN);
-  c.value.append(value.mid(same_rows, n - same_rows));
+  if (keep < start) c.value.insert(keep, start - keep, std::numeric_limits<float>::quiet_NaN());
+  for (qsizetype i = same_rows; i < n; ++i) c.value.append(static_cast<float>(value[i]));
   // Appending is the common case (a live run); only a resumed run needs a rebuild.
   if (dropped)
     rebuildGraph(curve);
@@ -219,7 +219,9 @@ void TimeSeriesPlot::setRows(int curve, const Rows& rows) {
   own->replaceFrom(-std::numeric_limits<double>::infinity(), rows.step, rows.t);
   c.own = own;
   c.keys = std::move(own);
-  c.value = rows.value;
+  c.value.clear();
+  c.value.reserve(rows.value.size());
+  for (double v : rows.value) c.value.append(static_cast<float>(v));
   rebuildGraph(curve);
 }
 
@@ -239,7 +241,16 @@ TimeSeriesPlot::Rows TimeSeriesPlot::rows(int curve) const {
   const qsizetype n = rowCount(c);
   // QVector copies share their data; first(n) would copy the rows.
   auto column = [n](const QVector<double>& v) { return v.size() == n ? v : v.first(n); };
-  return {column(c.keys->step()), column(c.keys->t()), column(c.value)};
+  QVector<double> values(c.value.cbegin(), c.value.cbegin() + n);
+  return {column(c.keys->step()), column(c.keys->t()), std::move(values)};
+}
+
+qsizetype TimeSeriesPlot::rowCount(int curve) const {
+  return curve >= 0 && curve < curves_.size() ? rowCount(curves_[curve]) : 0;
+}
+
+double TimeSeriesPlot::value(int curve, qsizetype row) const {
+  return curves_[curve].value[row];
 }
 
 qsizetype TimeSeriesPlot::rowCount(const Curve& c) {

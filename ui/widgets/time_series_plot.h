@@ -6,7 +6,8 @@
 // and wall time, and the y-axis between linear and log, without asking the run again. Data is
 // appended or replaced from a step on (a resumed run repeats steps). Curves that follow the same
 // rows (one MoE layer's metrics across plots) can share one step and wall-time column
-// (PlotKeys): a long run's rows then cost 8 bytes a curve instead of 24. Curves draw a
+// (PlotKeys), and values are kept as float (7 significant digits, more than a plot, its read-out
+// or an export shows): a long run's rows then cost 4 bytes a curve instead of 24. Curves draw a
 // decimation (CurveDecimator); the rows themselves are all kept.
 //
 // Following: until the user drags or zooms, the axes follow the data (rescale after each
@@ -83,9 +84,12 @@ class TimeSeriesPlot : public QCustomPlot {
   // For a curve sharing keys, after keys->replaceFrom(from, ...): its values from `from` on,
   // one per key row the update sent.
   void replaceValuesFrom(int curve, double from, const QVector<double>& value);
-  // A copy (the columns are implicitly shared: no rows are copied). Rows a shared key column
-  // holds beyond the curve's values are left out.
+  // A copy (the key columns are implicitly shared, the values widened from float). Rows a
+  // shared key column holds beyond the curve's values are left out.
   Rows rows(int curve) const;
+  // Without a copy: the number of rows, and one row's value (as stored: float precision).
+  qsizetype rowCount(int curve) const;
+  double value(int curve, qsizetype row) const;
 
   XMode xMode() const;
   void setXMode(XMode mode);  // relabels the x-axis ("step" / "wall time (s)") and redraws
@@ -137,7 +141,7 @@ class TimeSeriesPlot : public QCustomPlot {
     QCPGraph* graph = nullptr;
     std::shared_ptr<const PlotKeys> keys;  // never null: shared, or `own`
     std::shared_ptr<PlotKeys> own;         // the curve's own keys; null while it shares
-    QVector<double> value;
+    QVector<float> value;  // float: half the memory, still far finer than a pixel
     CurveDecimator decimated;  // all rows, for drawing the whole run
     bool visible = true;
     bool stale = false;  // the graph does not show the newest rows yet
