@@ -7,6 +7,25 @@
 
 namespace moe::ui::detail {
 
+namespace {
+int32_t toInt32(int64_t v) {
+  return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
+                                                  std::numeric_limits<int32_t>::max()));
+}
+}  // namespace
+
+std::array<std::vector<double>*, 9> LayerStore::doubles() {
+  LayerColumns& c = scalars_;
+  return {&c.step,         &c.t,           &c.dropped_frac,   &c.cv,   &c.max_over_mean,
+          &c.load_entropy, &c.router_entropy, &c.l_aux, &c.z_loss};
+}
+
+std::array<const std::vector<double>*, 9> LayerStore::doubles() const {
+  const LayerColumns& c = scalars_;
+  return {&c.step,         &c.t,           &c.dropped_frac,   &c.cv,   &c.max_over_mean,
+          &c.load_entropy, &c.router_entropy, &c.l_aux, &c.z_loss};
+}
+
 LayerStore::LayerStore(int64_t layer, size_t experts) : counts_(experts) {
   scalars_.layer = layer;
   scalars_.experts = experts;
@@ -19,13 +38,13 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   const RowSlot slot = findSlot(scalars_.step, step);
   put(scalars_.step, slot, step);
   put(scalars_.t, slot, e.t);
-  put(scalars_.capacity, slot, static_cast<double>(e.capacity));
+  put(capacity_, slot, toInt32(e.capacity));
   put(scalars_.dropped_frac, slot, e.dropped_frac);
   put(scalars_.cv, slot, e.cv);
   put(scalars_.max_over_mean, slot, e.max_over_mean);
   put(scalars_.load_entropy, slot, e.load_entropy);
   put(scalars_.router_entropy, slot, e.router_entropy);
-  put(scalars_.dead_experts, slot, static_cast<double>(e.dead_experts));
+  put(dead_experts_, slot, toInt32(e.dead_experts));
   put(scalars_.l_aux, slot, e.l_aux);
   put(scalars_.z_loss, slot, e.z_loss);
   counts_.put(slot, e.counts);
@@ -53,7 +72,9 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
 }
 
 void LayerStore::reserve(size_t rows) {
-  reserveRows(scalars_.columns(), rows);
+  reserveRows(doubles(), rows);
+  capacity_.reserve(rows);
+  dead_experts_.reserve(rows);
   counts_.reserve(rows);
 }
 
@@ -63,7 +84,15 @@ LayerColumns LayerStore::columns(const StepRange& range) const {
   out.experts = scalars_.experts;
   out.replace_from = range.first;
   auto [begin, end] = rowsIn(scalars_.step, range);
-  copyRows(scalars_.columns(), out.columns(), begin, end);
+  LayerColumns& o = out;
+  const std::array<std::vector<double>*, 9> to{&o.step,           &o.t,     &o.dropped_frac,
+                                               &o.cv,             &o.max_over_mean,
+                                               &o.load_entropy,   &o.router_entropy,
+                                               &o.l_aux,          &o.z_loss};
+  copyRows(doubles(), to, begin, end);
+  const auto first = static_cast<std::ptrdiff_t>(begin), last = static_cast<std::ptrdiff_t>(end);
+  out.capacity.assign(capacity_.begin() + first, capacity_.begin() + last);
+  out.dead_experts.assign(dead_experts_.begin() + first, dead_experts_.begin() + last);
   return out;
 }
 
@@ -87,13 +116,13 @@ std::optional<protocol::ExpertLoadEvent> LayerStore::row(std::optional<double> s
   e.t = scalars_.t[r];
   e.step = static_cast<int64_t>(scalars_.step[r]);
   e.layer = scalars_.layer;
-  e.capacity = static_cast<int64_t>(scalars_.capacity[r]);
+  e.capacity = capacity_[r];
   e.dropped_frac = scalars_.dropped_frac[r];
   e.cv = scalars_.cv[r];
   e.max_over_mean = scalars_.max_over_mean[r];
   e.load_entropy = scalars_.load_entropy[r];
   e.router_entropy = scalars_.router_entropy[r];
-  e.dead_experts = static_cast<int64_t>(scalars_.dead_experts[r]);
+  e.dead_experts = dead_experts_[r];
   e.l_aux = scalars_.l_aux[r];
   e.z_loss = scalars_.z_loss[r];
   const size_t n = experts();
@@ -121,7 +150,7 @@ double LayerStore::value(size_t row, size_t expert, LoadValue what) const {
     auto it = kept_exceptions_.find(scalars_.step[row]);
     if (it != kept_exceptions_.end()) return it->second[expert];
   }
-  return std::min<double>(counts_.at(row, expert), scalars_.capacity[row]);
+  return std::min<double>(counts_.at(row, expert), capacity_[row]);
 }
 
 LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue what) const {
@@ -142,7 +171,7 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
     m.last_step[b] = scalars_.step[hi - 1];
     float* out = &m.values[b * m.experts];
     for (size_t r = lo; r < hi; ++r)
-      m.max_capacity = std::max(m.max_capacity, scalars_.capacity[r]);
+      m.max_capacity = std::max<double>(m.max_capacity, capacity_[r]);
     if (what == LoadValue::kCounts) {  // the common case, on raw rows
       counts_.addRows(lo, hi, out);
     } else {
@@ -162,7 +191,8 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
 size_t LayerStore::bytes() const {
   size_t kept = 0;
   for (const auto& [step, values] : kept_exceptions_) kept += 64 + values.capacity() * 4;
-  return columnBytes(std::as_const(scalars_).columns()) + counts_.bytes() +
+  return columnBytes(doubles()) +
+         (capacity_.capacity() + dead_experts_.capacity()) * sizeof(int32_t) + counts_.bytes() +
          latest_importance_.capacity() * sizeof(uint16_t) + kept;
 }
 

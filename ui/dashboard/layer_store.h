@@ -5,6 +5,7 @@
 // guards it with its lock.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -46,8 +47,13 @@ class LayerStore {
 
  private:
   double value(size_t row, size_t expert, LoadValue what) const;
+  // The columns of scalars_ held as doubles; capacity and dead_experts, whole numbers, are held
+  // as int32 instead (capacity_, dead_experts_) and scalars_ leaves them empty.
+  std::array<std::vector<double>*, 9> doubles();
+  std::array<const std::vector<double>*, 9> doubles() const;
 
   LayerColumns scalars_;
+  std::vector<int32_t> capacity_, dead_experts_;
   CompactCounts counts_;
   std::vector<uint16_t> latest_importance_;  // the newest row's, quantizeShare; empty: no row
   // kept is min(count, capacity) by SPEC section 2, so it is derived; a row where the engine
