@@ -382,9 +382,9 @@ int main(int argc, char** argv) {
   const double seconds = runLive(o, app, dashboard, feed, pages);
 
   const TelemetryFeed::Stats fs = feed.stats();
-  std::printf("fed %lld lines (%.1f MB) in %.1f s: %.0f lines/s, %lld malformed\n",
+  std::printf("fed %lld lines (%.1f MB) in %.1f s: %.0f lines/s, %lld malformed; peak RSS %.0f MB\n",
               static_cast<long long>(fs.lines), fs.bytes / 1e6, seconds, fs.lines / seconds,
-              static_cast<long long>(fs.malformed));
+              static_cast<long long>(fs.malformed), peakRssMb());
   for (int i = 0; i < kPages; ++i) reportPage(dashboard.pages()->tabText(i), pages[i]);
   measureFullPages(dashboard, *series);
   const RunSeriesStats ss = series->stats();

@@ -79,7 +79,11 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& y_label, QWidget* parent)
 
   // The hover items live on their own buffered layer so moving the mouse redraws only them,
   // not 100k-point curves.
-  addLayer(QStringLiteral("hover"), layer(QStringLiteral("overlay")), QCustomPlot::limBelow);
+  // Topmost, with the (empty) overlay layer drawn into the main buffer instead of one of its
+  // own: QCustomPlot gives a buffered layer a paint buffer, and one more for any layers above
+  // it, each the plot's size in pixels. Two buffers a plot, not three.
+  layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+  addLayer(QStringLiteral("hover"), layer(QStringLiteral("overlay")), QCustomPlot::limAbove);
   hover_layer_ = layer(QStringLiteral("hover"));
   hover_layer_->setMode(QCPLayer::lmBuffered);
   hover_line_ = new QCPItemStraightLine(this);
