@@ -12,7 +12,7 @@
 // reader holds (a model that keeps its own plot data in step with the run).
 //
 // Memory: per logged step, about 104 bytes for the step row, 80 for phases, and per MoE layer
-// 88 bytes of metrics plus 4 bytes per expert (uint16 counts, widened to int32 only when a count
+// 80 bytes of metrics plus 2 bytes per expert (uint16 counts, widened to int32 only when a count
 // exceeds 65535; kept derived from min(count, capacity)); importance for the newest row only.
 #pragma once
 
