@@ -27,13 +27,15 @@ QString csvNumber(double v) {
   return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-// The same for a value a TimeSeriesPlot keeps as float: the shortest text that reads back as
-// that float ("0.9", not the double 0.89999997615814209).
+// The same for a value a TimeSeriesPlot keeps as float: the shortest decimal that reads back as
+// that float ("0.9", not the double 0.89999997615814209), written as csvNumber writes it.
 QString csvFloat(double v) {
-  if (std::isnan(v)) return QString();
+  if (!std::isfinite(v)) return csvNumber(v);
   char text[32];
   const auto end = std::to_chars(text, text + sizeof text, static_cast<float>(v)).ptr;
-  return QString::fromLatin1(text, static_cast<qsizetype>(end - text));
+  double shortest = v;
+  std::from_chars(text, end, shortest);  // locale-independent, unlike strtod
+  return csvNumber(shortest);
 }
 
 QString axisName(const QCPAxis* axis, const char* fallback) {

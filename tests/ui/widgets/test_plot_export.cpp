@@ -8,6 +8,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cmath>
 #include <limits>
 
 #include "widgets/plot_export.h"
@@ -137,6 +138,17 @@ class TestPlotExport : public QObject {
     QCOMPARE(plotCsv(&plot), QString("series,step,loss\nloss,1,-1\nloss,2,4\n"));
     plot.setXMode(TimeSeriesPlot::XMode::WallTime);
     QCOMPARE(plotCsv(&plot), QString("series,wall time (s),loss\nloss,0.5,-1\nloss,1.5,4\n"));
+  }
+
+  // Values are kept as float: the export writes the shortest text of that float (0.1, not the
+  // double 0.10000000149011612), a gap (NaN) as an empty field; keys stay exact doubles.
+  void csvOfTimeSeriesWritesFloatValuesShortest() {
+    TimeSeriesPlot plot("lr");
+    const int c = plot.addCurve("lr", QPen(Qt::blue));
+    plot.setRows(c, {{1, 2, 3}, {0.1, 0.2, 0.3}, {0.1, std::nan(""), 2.3}});
+    QCOMPARE(plotCsv(&plot), QString("series,step,lr\nlr,1,0.1\nlr,2,\nlr,3,2.3\n"));
+    plot.setXMode(TimeSeriesPlot::XMode::WallTime);
+    QCOMPARE(plotCsv(&plot), QString("series,wall time (s),lr\nlr,0.1,0.1\nlr,0.2,\nlr,0.3,2.3\n"));
   }
 
   void menuOffersExportsAndReset() {
