@@ -99,6 +99,30 @@ class TestRunDashboard : public QObject {
     QCOMPARE(dashboard->title(), QString("collapse"));
   }
 
+  // The six imbalance plots share each layer's step and time column: every plot's curve of a
+  // layer has that layer's rows, and its own metric's values.
+  void imbalanceCurvesShareEachLayersRows() {
+    QTemporaryDir dir;
+    writeCollapsingRun(dir.path());
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    const QList<TimeSeriesPlot*> plots = dashboard->imbalance()->plots();
+    QCOMPARE(plots.size(), 6);
+    for (int64_t layer : {0, 1}) {
+      const LayerColumns columns = *dashboard->series()->layer(layer);
+      for (TimeSeriesPlot* plot : plots) {
+        const TimeSeriesPlot::Rows rows = plot->rows(static_cast<int>(layer));
+        QCOMPARE(rows.step, QVector<double>(columns.step.begin(), columns.step.end()));
+        QCOMPARE(rows.t, QVector<double>(columns.t.begin(), columns.t.end()));
+      }
+      // The first plot is load entropy: layer 1 collapses from step 5 on.
+      const QVector<double> entropy = plots.front()->rows(static_cast<int>(layer)).value;
+      QCOMPARE(entropy.size(), 30);
+      QCOMPARE(entropy[10], layer == 1 ? double(0.2f) : double(0.95f));
+    }
+    QCOMPARE(plots[2]->rows(1).value[0], double(1.2f));  // max / mean, kept as float
+  }
+
   void theSmoothingSliderResmoothsTheLoss() {
     QTemporaryDir dir;
     writeCollapsingRun(dir.path());
