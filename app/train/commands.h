@@ -1,6 +1,6 @@
 #pragma once
-// moe-train's subcommands (SPEC section 6). Each registers its options on the CLI11 app and
-// returns the callback that runs it; the callback returns the exit status.
+// moe-train's subcommands (docs/PROTOCOL.md, "moe-train commands"). Each registers its options on
+// the CLI11 app and returns the callback that runs it; the callback returns the exit status.
 #include <CLI/CLI.hpp>
 
 #include <functional>

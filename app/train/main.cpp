@@ -1,4 +1,4 @@
-// moe-train: the MoE Studio engine's command line (SPEC section 6).
+// moe-train: the MoE Studio engine's command line (docs/PROTOCOL.md, "moe-train commands").
 #include <CLI/CLI.hpp>
 
 #include <iostream>

@@ -1,5 +1,6 @@
-// moe-train replay: one MoE layer applied to tensors from a safetensors file (SPEC section 6),
-// so results can be compared with Tutel or any other implementation on identical inputs.
+// moe-train replay: one MoE layer applied to tensors from a safetensors file (docs/PROTOCOL.md,
+// "moe-train commands"), so results can be compared with Tutel or any other implementation on
+// identical inputs.
 #include <iostream>
 
 #include "commands.h"

@@ -1,4 +1,5 @@
-// moe-train run (SPEC section 6): a new run from --config, or --resume of an existing run.
+// moe-train run (docs/PROTOCOL.md, "moe-train commands"): a new run from --config, or --resume of
+// an existing run.
 #include <filesystem>
 #include <iostream>
 
@@ -79,7 +80,7 @@ int run_training(const RunOptions& o) {
 
 Command add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Train a model (SPEC section 6)");
+  CLI::App* cmd = app.add_subcommand("run", "Train a model (docs/PROTOCOL.md)");
   cmd->add_option("--config", options->config, "RunConfig JSON file");
   cmd->add_option("--resume", options->resume,
                   "Continue the run in DIR from its newest complete checkpoint");

@@ -1,7 +1,7 @@
 #pragma once
-// Where training and evaluation samples come from (data.kind of SPEC section 3). A BatchSource is
-// deterministic: the same seed and position give the same batches, which is what makes a resumed
-// run continue bit-for-bit (the position is saved in every checkpoint).
+// Where training and evaluation samples come from (data.kind of docs/PROTOCOL.md, "RunConfig"). A
+// BatchSource is deterministic: the same seed and position give the same batches, which is what
+// makes a resumed run continue bit-for-bit (the position is saved in every checkpoint).
 #include <torch/torch.h>
 
 #include <cstdint>

@@ -2,7 +2,8 @@
 // Reading and writing the Hugging Face safetensors format
 // (https://huggingface.co/docs/safetensors): an 8-byte little-endian header length N, N bytes of
 // JSON describing each tensor (dtype, shape, data_offsets) plus optional "__metadata__", then the
-// raw little-endian tensor bytes. Model weights and checkpoints use it (SPEC.md 1.5, 5, 6).
+// raw little-endian tensor bytes. Model weights and checkpoints use it (docs/ROUTING.md, "Parameter
+// names"; docs/PROTOCOL.md, "The run directory").
 
 #include <ATen/ATen.h>
 

@@ -1,6 +1,7 @@
 #pragma once
-// The feed-forward sublayer of a block: a MoE layer in every moe.every-th block (SPEC 3), a dense
-// FFN of the same shape (dim -> moe.hidden -> dim, same activation) elsewhere.
+// The feed-forward sublayer of a block: a MoE layer in every moe.every-th block (docs/PROTOCOL.md,
+// "RunConfig"), a dense FFN of the same shape (dim -> moe.hidden -> dim, same activation)
+// elsewhere.
 #include <torch/torch.h>
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // Tutel's examples/helloworld.py: one MoE layer over x [B, T, M] and
-// loss = nll(log_softmax(moe(x).sum(-1), dim=1), target) (SPEC 3). The layer is registered as
-// `_moe_layer` so parameter names match Tutel's state_dict.
+// loss = nll(log_softmax(moe(x).sum(-1), dim=1), target) (docs/PROTOCOL.md, "RunConfig"). The layer
+// is registered as `_moe_layer` so parameter names match Tutel's state_dict.
 #include <torch/torch.h>
 
 #include "model/model.h"

@@ -1,9 +1,10 @@
 #pragma once
-// Image classifier (SPEC 3 `image`) for 1x28x28 (idx, synthetic) or 3x32x32 (cifar10) images:
-// a conv stem turns the image into a grid of tokens of width model.dim (7x7 or 8x8), a learned
-// positional embedding is added, model.layers pre-norm residual blocks x + ffn(norm(x)) follow
-// (MoE or dense, by moe.every), then LayerNorm, the flattened token grid and a Linear to 10
-// classes. Flattening keeps where each feature was, which the token-wise blocks cannot mix.
+// Image classifier (docs/PROTOCOL.md, "RunConfig" `image`) for 1x28x28 (idx, synthetic) or 3x32x32
+// (cifar10) images: a conv stem turns the image into a grid of tokens of width model.dim (7x7 or
+// 8x8), a learned positional embedding is added, model.layers pre-norm residual blocks x +
+// ffn(norm(x)) follow (MoE or dense, by moe.every), then LayerNorm, the flattened token grid and a
+// Linear to 10 classes. Flattening keeps where each feature was, which the token-wise blocks cannot
+// mix.
 #include <torch/torch.h>
 
 #include "model/feed_forward.h"

@@ -1,7 +1,8 @@
 #pragma once
-// Byte-level decoder-only transformer (SPEC 3 `lm`): token and learned positional embeddings,
-// pre-norm blocks with causal attention and MoE / dense FFNs, a final LayerNorm and an output
-// head tied to the token embedding (model.tie_embeddings) or its own `head` Linear.
+// Byte-level decoder-only transformer (docs/PROTOCOL.md, "RunConfig" `lm`): token and learned
+// positional embeddings, pre-norm blocks with causal attention and MoE / dense FFNs, a final
+// LayerNorm and an output head tied to the token embedding (model.tie_embeddings) or its own `head`
+// Linear.
 #include <torch/torch.h>
 
 #include "model/model.h"

@@ -1,5 +1,6 @@
 #pragma once
-// The models of SPEC section 3 (helloworld, lm, image) behind one interface the trainer drives.
+// The models of docs/PROTOCOL.md, "RunConfig" (helloworld, lm, image) behind one interface the
+// trainer drives.
 #include <torch/torch.h>
 
 #include <cstdint>

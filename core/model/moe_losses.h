@@ -1,5 +1,6 @@
 #pragma once
-// Collects what each MoE layer of a forward pass reports (SPEC 1.4 and 2) into a ModelOutput.
+// Collects what each MoE layer of a forward pass reports (docs/ROUTING.md, "Auxiliary losses" and
+// "Load metrics") into a ModelOutput.
 #include <torch/torch.h>
 
 #include <vector>

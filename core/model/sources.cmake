@@ -1,4 +1,5 @@
-# moe::model: the models of SPEC section 3 (helloworld, lm, image) and their shared blocks.
+# moe::model: the models of docs/PROTOCOL.md, "RunConfig" (helloworld, lm, image) and their shared
+# blocks.
 target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/attention.cpp
   ${CMAKE_CURRENT_LIST_DIR}/feed_forward.cpp

@@ -1,5 +1,6 @@
 #pragma once
-// The auxiliary losses of SPEC 1.4. Each returns a 0-d tensor in its input's dtype.
+// The auxiliary losses of docs/ROUTING.md, "Auxiliary losses". Each returns a 0-d tensor in its
+// input's dtype.
 #include <torch/torch.h>
 
 namespace moe {

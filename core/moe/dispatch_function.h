@@ -1,6 +1,7 @@
 #pragma once
-// Dispatch (encode) and combine (decode) of SPEC 1.3 as autograd operations over the CPU
-// kernels. Gradients flow to the data and to the gate values, never to the discrete plan.
+// Dispatch (encode) and combine (decode) of docs/ROUTING.md, "Dispatch, experts, combine" as
+// autograd operations over the CPU kernels. Gradients flow to the data and to the gate values,
+// never to the discrete plan.
 #include <torch/torch.h>
 
 #include "moe/routing_plan.h"

@@ -1,6 +1,6 @@
 #pragma once
-// E batched FFN experts (SPEC 1.3): Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e], run as
-// batched GEMMs over the [E, C, M] dispatch buffer.
+// E batched FFN experts (docs/ROUTING.md, "Dispatch, experts, combine"): Y[e] = act(D[e] W1[e]^T +
+// b1[e]) W2[e] + b2[e], run as batched GEMMs over the [E, C, M] dispatch buffer.
 #include <torch/torch.h>
 
 #include <string>

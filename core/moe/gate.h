@@ -1,6 +1,6 @@
 #pragma once
-// The gates of SPEC 1.1: they map tokens [N, M] to logits [N, E]. Parameter names follow Tutel
-// (SPEC 1.5) so its checkpoints load directly.
+// The gates of docs/ROUTING.md, "Gates": they map tokens [N, M] to logits [N, E]. Parameter names
+// follow Tutel (docs/ROUTING.md, "Parameter names") so its checkpoints load directly.
 #include <torch/torch.h>
 
 namespace moe {

@@ -1,5 +1,6 @@
 #pragma once
-// The load-balance metrics of SPEC section 2, for one MoE layer and one forward pass.
+// The load-balance metrics of docs/ROUTING.md, "Load metrics", for one MoE layer and one forward
+// pass.
 #include <torch/torch.h>
 
 #include <cstdint>

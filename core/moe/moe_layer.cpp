@@ -15,7 +15,8 @@ namespace moe {
 
 namespace {
 
-// Machine epsilon of a floating dtype: the floor of the normalising denominator (SPEC 1.2.4).
+// Machine epsilon of a floating dtype: the floor of the normalising denominator (docs/ROUTING.md,
+// "Gate values and normalize_gate").
 double dtype_eps(at::ScalarType t) {
   switch (t) {
     case at::kDouble:
@@ -115,7 +116,8 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
               "] input, got ", x.sizes());
   auto tokens = x.reshape({-1, model_dim_});
   const auto r = route(tokens, x.scalar_type());
-  // postscore weights the combine, prescore the dispatch (SPEC 1.3).
+  // postscore weights the combine, prescore the dispatch (docs/ROUTING.md, "Dispatch, experts,
+  // combine").
   const at::Tensor dispatch_w = config_.postscore ? at::Tensor() : r.gates;
   const at::Tensor combine_w = config_.postscore ? r.gates : at::Tensor();
   at::Tensor dispatched, expert_out, out;

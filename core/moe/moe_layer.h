@@ -1,5 +1,5 @@
 #pragma once
-// The MoE layer of SPEC section 1: gate, routing, dispatch, batched experts, combine, auxiliary
+// The MoE layer of docs/ROUTING.md: gate, routing, dispatch, batched experts, combine, auxiliary
 // losses and the load metrics of section 2, as one torch::nn::Module with Tutel's parameter names.
 // Forward phases (gate, dispatch, experts, combine) are timed into the active PhaseTimes.
 #include <torch/torch.h>
@@ -30,8 +30,9 @@ class MoeLayerImpl : public torch::nn::Module {
   // its parameters' dtype (x is converted).
   MoeOutput forward(const at::Tensor& x);
 
-  // Aux-loss-free balancing (SPEC 1.4): call after each optimizer step. The demand summed since
-  // the last call is first passed through reduce (the sum over ranks) when given.
+  // Aux-loss-free balancing (docs/ROUTING.md, "Aux-loss-free bias balancing"): call after each
+  // optimizer step. The demand summed since the last call is first passed through reduce (the sum
+  // over ranks) when given.
   void update_selection_bias(
       const std::function<void(std::vector<int64_t>&)>& reduce_demand = nullptr);
 
@@ -46,7 +47,7 @@ class MoeLayerImpl : public torch::nn::Module {
   void set_selection_bias(const at::Tensor& bias);
 
  private:
-  // The gate's output and the routing decided from it (SPEC 1.1-1.2).
+  // The gate's output and the routing decided from it (docs/ROUTING.md, "Gates" to "Dropping").
   struct Routing {
     at::Tensor logits, noisy, scores;
     at::Tensor gates;  // [k, N] in the data dtype, normalised when asked

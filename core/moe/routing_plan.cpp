@@ -32,7 +32,8 @@ at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& bias, int6
   return idx;
 }
 
-// Batch-prioritized routing orders tokens by their top-1 score (SPEC 1.2.3).
+// Batch-prioritized routing orders tokens by their top-1 score (docs/ROUTING.md, "Batch-prioritized
+// routing").
 at::Tensor priority_order(const at::Tensor& scores, const at::Tensor& idx) {
   const int64_t N = scores.size(0);
   auto top1 = scores.gather(1, idx[0].to(at::kLong).unsqueeze(1)).squeeze(1).contiguous();

@@ -1,6 +1,6 @@
 #pragma once
-// A RoutingPlan is the discrete part of routing (SPEC 1.2): which expert and slot every choice
-// takes, the demand, the capacity and the slot map. It carries no gradient; gate values do.
+// A RoutingPlan is the discrete part of routing (docs/ROUTING.md): which expert and slot every
+// choice takes, the demand, the capacity and the slot map. It carries no gradient; gate values do.
 #include <torch/torch.h>
 
 #include <functional>
@@ -32,7 +32,8 @@ struct RoutingOptions {
 };
 
 // scores: [N, E] float32 or float64 (others are upcast for the choice only, which keeps the order).
-// selection_bias: undefined, or [E] float32 added to the scores for the choice only (SPEC 1.4).
+// selection_bias: undefined, or [E] float32 added to the scores for the choice only
+// (docs/ROUTING.md:).
 RoutingPlan make_routing_plan(const at::Tensor& scores, const at::Tensor& selection_bias,
                               const RoutingOptions& options);
 

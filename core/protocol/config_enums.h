@@ -1,5 +1,5 @@
-// The allowed values of RunConfig's string-valued keys (SPEC section 3). The GUI fills its
-// combo boxes from these; validate() checks against them.
+// The allowed values of RunConfig's string-valued keys (docs/PROTOCOL.md, "RunConfig"). The GUI
+// fills its combo boxes from these; validate() checks against them.
 #pragma once
 
 #include <array>

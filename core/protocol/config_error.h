@@ -1,4 +1,5 @@
-// Problems found in a RunConfig and the exception that carries them (SPEC section 3).
+// Problems found in a RunConfig and the exception that carries them (docs/PROTOCOL.md,
+// "RunConfig").
 #pragma once
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The list of RunConfig keys, written once. Serialisation, parsing and overrides all walk it, so a
-// key added here is added everywhere (and the SPEC order is kept in one place).
+// key added here is added everywhere (and the documented key order is kept in one place).
 //
 // A visitor provides:
 //   template <class T> void field(const char* key, T& value);   // T: int64_t, double, bool, string

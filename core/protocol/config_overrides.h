@@ -1,5 +1,5 @@
-// `--set key.path=value` overrides (SPEC section 6), applied to a config's JSON before parsing,
-// so the result goes through the same parse and validation as a file.
+// `--set key.path=value` overrides (docs/PROTOCOL.md, "moe-train commands"), applied to a config's
+// JSON before parsing, so the result goes through the same parse and validation as a file.
 #pragma once
 
 #include <string>

@@ -175,7 +175,8 @@ void check_train(const RunConfig& c, Checker& k) {
   const TrainConfig& t = c.train;
   k.at_least("/train/steps", t.steps, 1);
   k.between("/train/batch_size", t.batch_size, 1, limits::kMaxBatchSize);
-  // batch_size is global; every data-parallel rank takes an equal slice (SPEC section 3).
+  // batch_size is global; every data-parallel rank takes an equal slice (docs/PROTOCOL.md,
+  // "RunConfig").
   if (t.batch_size >= 1 && c.parallel.nproc >= 1 && t.batch_size % c.parallel.nproc != 0) {
     k.add("/train/batch_size", "must be divisible by parallel.nproc (" +
                                    std::to_string(c.parallel.nproc) + "), got " +

@@ -1,4 +1,5 @@
-// Semantic checks of a RunConfig: ranges, allowed values and rules between keys (SPEC section 3).
+// Semantic checks of a RunConfig: ranges, allowed values and rules between keys (docs/PROTOCOL.md,
+// "RunConfig").
 #pragma once
 
 #include <cstdint>
@@ -11,9 +12,9 @@
 
 namespace moe::protocol {
 
-// Upper bounds beyond the SPEC's rules. They reject typos (1e9 experts) before a launch, and keep
-// every product the engine forms from them (experts*hidden*dim, batch_size*seq_len, the capacity
-// k*floor(f*ceil(N/E))) far from int64 overflow. The GUI can use them as spin box ranges.
+// Upper bounds beyond the documented rules. They reject typos (1e9 experts) before a launch, and
+// keep every product the engine forms from them (experts*hidden*dim, batch_size*seq_len, the
+// capacity k*floor(f*ceil(N/E))) far from int64 overflow. The GUI can use them as spin box ranges.
 namespace limits {
 inline constexpr int64_t kMaxDim = 1 << 16;
 inline constexpr int64_t kMaxLayers = 1 << 10;

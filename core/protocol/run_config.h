@@ -1,5 +1,6 @@
-// RunConfig: the one description of a run (SPEC section 3), shared by the GUI and the engine.
-// Every member has the SPEC default, so a default-constructed RunConfig is the default run.
+// RunConfig: the one description of a run (docs/PROTOCOL.md, "RunConfig"), shared by the GUI and
+// the engine. Every member has the documented default, so a default-constructed RunConfig is the
+// default run.
 #pragma once
 
 #include <cstdint>
@@ -83,7 +84,7 @@ struct RunConfig {
 inline constexpr int64_t kConfigSchema = 1;
 
 // The full resolved config, every key present. nlohmann::json sorts keys; to_ordered_json keeps
-// the SPEC order (what save_config_file writes, for humans reading the file).
+// the documented key order (what save_config_file writes, for humans reading the file).
 nlohmann::json to_json(const RunConfig& config);
 nlohmann::ordered_json to_ordered_json(const RunConfig& config);
 
@@ -103,9 +104,9 @@ nlohmann::json read_config_json_file(const std::string& path);
 // read_config_json_file + config_from_json; ConfigError carries the file name.
 RunConfig load_config_file(const std::string& path);
 
-// Writes the resolved config (SPEC key order, 2-space indent) to a temporary file next to `path`
-// and renames it over `path`, so readers never see a half-written file. std::runtime_error on I/O
-// failure.
+// Writes the resolved config (documented key order, 2-space indent) to a temporary file next to
+// `path` and renames it over `path`, so readers never see a half-written file. std::runtime_error
+// on I/O failure.
 void save_config_file(const std::string& path, const RunConfig& config);
 
 }  // namespace moe::protocol

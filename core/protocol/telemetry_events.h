@@ -1,4 +1,4 @@
-// Telemetry events (SPEC section 4): one struct per event type and its JSON form.
+// Telemetry events (docs/PROTOCOL.md, "Telemetry"): one struct per event type and its JSON form.
 // Every line carries "v": 1, "type" and "t" (seconds since the run started).
 //
 // Numbers: a non-finite double (NaN, inf, e.g. a diverged loss) is written as JSON null, because
@@ -43,7 +43,8 @@ struct StepEvent {
   std::optional<double> tflops;
 };
 
-// SPEC section 2, per MoE layer. counts, kept and importance have one entry per expert.
+// docs/ROUTING.md, "Load metrics", per MoE layer. counts, kept and importance have one entry per
+// expert.
 struct ExpertLoadEvent {
   static constexpr std::string_view kType = "expert_load";
   double t = 0;

@@ -1,12 +1,12 @@
-// Tolerant reader of telemetry JSON Lines (SPEC section 4). The GUI feeds it whatever bytes a
-// process or a file gives; it never throws on any input.
+// Tolerant reader of telemetry JSON Lines (docs/PROTOCOL.md, "Telemetry"). The GUI feeds it
+// whatever bytes a process or a file gives; it never throws on any input.
 //
 // Rules: unknown "type"s, and lines of a newer "v", are skipped and counted as unknown; unknown
 // keys are ignored; a line that is not a JSON object, lacks "v"/"type"/"t", or has a field of the
 // wrong type is counted as malformed. null is read as NaN where a number is expected (writers emit
-// null for NaN/inf). Every field of SPEC section 4 is required except eval.accuracy, run_end.error
-// and run_start's descriptive strings (device, host, engine_version, torch_version: default "").
-// expert_load's counts, kept and importance must have the same length.
+// null for NaN/inf). Every field of docs/PROTOCOL.md, "Telemetry", is required except
+// eval.accuracy, run_end.error and run_start's descriptive strings (device, host, engine_version,
+// torch_version: default ""). expert_load's counts, kept and importance must have the same length.
 #pragma once
 
 #include <cstddef>

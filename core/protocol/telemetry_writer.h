@@ -1,4 +1,5 @@
-// Writes telemetry events as JSON Lines to stdout and to <run-dir>/metrics.jsonl (SPEC section 4).
+// Writes telemetry events as JSON Lines to stdout and to <run-dir>/metrics.jsonl (docs/PROTOCOL.md,
+// "Telemetry").
 #pragma once
 
 #include <chrono>

@@ -1,9 +1,10 @@
 #pragma once
-// Checkpoints (SPEC section 5): <run-dir>/checkpoints/step-<n>/ holds model.safetensors (weights
-// by the names of SPEC 1.5, buffers, MoE selection biases), optimizer.safetensors and state.json
-// (step, data position, RNG state). A checkpoint is assembled in a temporary directory and renamed
-// into place, so a step-<n> directory is always complete: a kill at any moment never leaves a
-// half-written one where resume would pick it.
+// Checkpoints (docs/PROTOCOL.md, "The run directory"): <run-dir>/checkpoints/step-<n>/ holds
+// model.safetensors (weights by the names of docs/ROUTING.md, "Parameter names", buffers, MoE
+// selection biases), optimizer.safetensors and state.json (step, data position, RNG state). A
+// checkpoint is assembled in a temporary directory and renamed into place, so a step-<n> directory
+// is always complete: a kill at any moment never leaves a half-written one where resume would pick
+// it.
 #include <optional>
 #include <string>
 

@@ -1,7 +1,8 @@
 #pragma once
 // A model's weights as named tensors, for checkpoints and exports: parameters and buffers by their
-// module path (SPEC 1.5 names under each MoE layer's prefix) plus each MoE layer's aux-loss-free
-// selection bias as "<prefix>selection_bias" (not a parameter, but it decides the routing).
+// module path (the docs/ROUTING.md parameter names under each MoE layer's prefix) plus each MoE
+// layer's aux-loss-free selection bias as "<prefix>selection_bias" (not a parameter, but it decides
+// the routing).
 #include <torch/torch.h>
 
 #include "io/safetensors.h"

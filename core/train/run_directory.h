@@ -1,6 +1,6 @@
 #pragma once
-// The run directory of SPEC section 5: <runs-root>/<run_id>/ with config.json, metrics.jsonl,
-// stderr.log, checkpoints/ and trace.json.
+// The run directory of docs/PROTOCOL.md, "The run directory": <runs-root>/<run_id>/ with
+// config.json, metrics.jsonl, stderr.log, checkpoints/ and trace.json.
 #include <chrono>
 #include <string>
 

@@ -19,7 +19,7 @@ class StepTotals {
   double aux_loss() const { return aux_ / micro_; }
   double z_loss() const { return z_ / micro_; }
 
-  // SPEC section 2 for MoE layer `layer` over the whole step.
+  // docs/ROUTING.md, "Load metrics" for MoE layer `layer` over the whole step.
   protocol::ExpertLoadEvent expert_load(int64_t step, int64_t layer) const;
   size_t layers() const { return layers_.size(); }
 

@@ -1,6 +1,7 @@
 #pragma once
 // `moe-train run`: trains config.model on config.data for train.steps optimizer steps, streaming
-// SPEC section 4 telemetry, evaluating, checkpointing, and stopping cleanly on SIGINT/SIGTERM.
+// telemetry (docs/PROTOCOL.md, "Telemetry"), evaluating, checkpointing, and stopping cleanly on
+// SIGINT/SIGTERM.
 #include <chrono>
 #include <functional>
 #include <memory>

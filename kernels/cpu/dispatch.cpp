@@ -1,4 +1,5 @@
-// Dispatch / combine of SPEC 1.3 and their backward passes on the CPU.
+// Dispatch / combine of docs/ROUTING.md, "Dispatch, experts, combine" and their backward passes on
+// the CPU.
 //
 // These kernels are memory-bound ([E*C, M] buffers of tens of MB), so each makes one pass over
 // its data with no temporaries: unused slots are zero-filled in the same pass that writes the used

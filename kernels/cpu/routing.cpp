@@ -1,4 +1,4 @@
-// Routing of SPEC 1.2 on the CPU: top-k choices, slot locations, demand, capacity, slot map.
+// Routing of docs/ROUTING.md on the CPU: top-k choices, slot locations, demand, capacity, slot map.
 #include "moe_kernels/routing.h"
 
 #include <algorithm>

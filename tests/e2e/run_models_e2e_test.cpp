@@ -1,5 +1,5 @@
 // moe-train run: every model on every data kind, end to end, with the telemetry stream checked
-// against SPEC section 4.
+// against docs/PROTOCOL.md, "Telemetry".
 #include <gtest/gtest.h>
 
 #include <filesystem>

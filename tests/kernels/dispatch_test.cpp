@@ -1,5 +1,6 @@
-// Dispatch / combine (SPEC 1.3) forward and backward on every backend, against the naive reference
-// (float, double, bfloat16), finite differences (double), thread-count determinism, edge cases.
+// Dispatch / combine (docs/ROUTING.md, "Dispatch, experts, combine") forward and backward on every
+// backend, against the naive reference (float, double, bfloat16), finite differences (double),
+// thread-count determinism, edge cases.
 #include <moe_kernels/dispatch.h>
 #include <moe_kernels/routing.h>
 

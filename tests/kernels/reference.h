@@ -1,6 +1,7 @@
 #pragma once
-// Naive reference implementations of routing (SPEC 1.2) and dispatch/combine (SPEC 1.3), written
-// straight from the formulas, for checking every kernel backend. Deliberately simple and slow.
+// Naive reference implementations of routing (docs/ROUTING.md) and dispatch/combine
+// (docs/ROUTING.md, "Dispatch, experts, combine"), written straight from the formulas, for checking
+// every kernel backend. Deliberately simple and slow.
 #include <moe_kernels/types.h>
 
 #include <algorithm>
@@ -56,8 +57,8 @@ struct Slots {
   std::vector<int64_t> counts;  // [k, E]
 };
 
-// The literal formula of SPEC 1.2.2: loc_j[n] = #{m before n in the order: idx_j[m] = idx_j[n]}
-// + sum_{i<j} c_i[idx_j[n]]. O(k N^2): small N only.
+// The literal formula of docs/ROUTING.md, "Slots (locations)": loc_j[n] = #{m before n in the
+// order: idx_j[m] = idx_j[n]} + sum_{i<j} c_i[idx_j[n]]. O(k N^2): small N only.
 inline Slots slot_locations(const std::vector<int32_t>& idx, int64_t N, int64_t E, int64_t k,
                             const std::vector<int64_t>* order = nullptr) {
   Slots out{std::vector<int32_t>(static_cast<size_t>(k * N)),

@@ -1,5 +1,5 @@
-// Routing kernels (SPEC 1.2) on every backend: the worked example, batch-prioritized order, ties,
-// selection bias, capacity, and random cases against the naive reference.
+// Routing kernels (docs/ROUTING.md) on every backend: the worked example, batch-prioritized order,
+// ties, selection bias, capacity, and random cases against the naive reference.
 #include <moe_kernels/routing.h>
 
 #include <cmath>
@@ -13,7 +13,7 @@ namespace {
 using RoutingBackendTest = BackendTest;
 MOE_INSTANTIATE_FOR_BACKENDS(RoutingBackendTest);
 
-// The worked example of the issue: 6 tokens, 4 experts.
+// The worked example of docs/ROUTING.md ("Worked example"): 6 tokens, 4 experts.
 const double kLogits[6][4] = {{2, .5, .1, -1}, {1.5, 1.4, 0, 0}, {.2, 2.2, .1, 0},
                               {1.9, 0, 1, .3}, {0, .1, .2, 3},   {2.5, 0, 0, 2.4}};
 
@@ -35,7 +35,7 @@ struct Routed {
   int64_t C = 0;
 };
 
-// Runs the whole routing chain of SPEC 1.2 on a backend.
+// Runs the whole routing chain of docs/ROUTING.md on a backend.
 template <typename T>
 Routed route(const Backend& be, const std::vector<T>& scores, int64_t N, int64_t E, int64_t k,
              double factor, bool prioritized, const float* bias = nullptr) {

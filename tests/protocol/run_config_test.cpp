@@ -28,7 +28,7 @@ std::vector<ConfigProblem> problems_of(const json& j) {
 
 TEST(RunConfigDefaults, MatchSpec) {
   const json j = to_json(RunConfig{});
-  // Written out from SPEC section 3, independently of the struct initialisers (plus
+  // Written out from docs/PROTOCOL.md, "RunConfig", independently of the struct initialisers (plus
   // model.tie_embeddings, our addition for the lm's tied or untied output head).
   const json expected = json::parse(R"({
     "schema": 1, "name": "demo", "seed": 1,

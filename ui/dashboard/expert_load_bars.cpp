@@ -90,7 +90,8 @@ void ExpertLoadBars::updateFrom(const RunSeries& series) {
     replot(QCustomPlot::rpQueuedReplot);
     return;
   }
-  // Kept is min(count, capacity) (SPEC 1.2); a dropless layer (capacity 0) keeps everything.
+  // Kept is min(count, capacity) (docs/ROUTING.md, "Dropping"); a dropless layer (capacity 0) keeps
+  // everything.
   const bool dropless = load->capacity <= 0;
   const double capacity = static_cast<double>(load->capacity);
   const size_t n = load->counts.size();

@@ -1,7 +1,7 @@
 #pragma once
 // The dashboard's imbalance page: how evenly each MoE layer spreads its tokens over time — cv,
-// max/mean, dropped fraction, load entropy, router entropy and dead experts (SPEC section 2),
-// one curve per layer in each plot, zoomed together with the training plots.
+// max/mean, dropped fraction, load entropy, router entropy and dead experts (docs/ROUTING.md, "Load
+// metrics"), one curve per layer in each plot, zoomed together with the training plots.
 #include <QList>
 #include <QMap>
 #include <QWidget>

@@ -56,8 +56,8 @@ class LayerStore {
   std::vector<int32_t> capacity_, dead_experts_;
   CompactCounts counts_;
   std::vector<uint16_t> latest_importance_;  // the newest row's, quantizeShare; empty: no row
-  // kept is min(count, capacity) by SPEC section 2, so it is derived; a row where the engine
-  // reported otherwise keeps its own kept here (by step).
+  // kept is min(count, capacity) by docs/ROUTING.md, "Load metrics", so it is derived; a row where
+  // the engine reported otherwise keeps its own kept here (by step).
   std::map<double, std::vector<int32_t>> kept_exceptions_;
   ChangeLog changes_;
 };

@@ -22,7 +22,7 @@ double PhaseBins::totalMs(size_t bin) const {
 PhaseBins binPhases(const PhaseColumns& phases, size_t max_bins) {
   PhaseBins out;
   const size_t rows = phases.size();
-  // RunSeries keeps phases in the order first seen; the stack wants SPEC order.
+  // RunSeries keeps phases in the order first seen; the stack wants kPhaseNames order.
   std::vector<size_t> order(phases.names.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -12,8 +12,8 @@
 namespace moe::ui {
 
 struct PhaseBins {
-  // The phases, in SPEC order (gate, dispatch, a2a, experts, combine, backward, optimizer, other)
-  // then any others; a phase no step reported (all NaN) is left out.
+  // The phases, in kPhaseNames order (gate, dispatch, a2a, experts, combine, backward, optimizer,
+  // other) then any others; a phase no step reported (all NaN) is left out.
   std::vector<std::string> names;
   std::vector<double> first_step, last_step;  // the steps each bin covers
   std::vector<double> centre;                 // the middle of each bin, in steps
@@ -28,7 +28,7 @@ struct PhaseBins {
 
 PhaseBins binPhases(const PhaseColumns& phases, size_t max_bins);
 
-// Where a phase sits in SPEC order; names outside the SPEC come after, ranked equal.
+// Where a phase sits in kPhaseNames order; names outside kPhaseNames come after, ranked equal.
 size_t phaseRank(const std::string& name);
 
 }  // namespace moe::ui

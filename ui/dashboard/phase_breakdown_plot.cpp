@@ -43,7 +43,7 @@ QColor PhaseBreakdownPlot::phaseColor(const std::string& name) {
   const size_t rank = phaseRank(name);
   if (name == "other") return QColor(190, 190, 190);  // the rest: quiet grey
   if (rank < protocol::kPhaseNames.size()) return seriesColor(static_cast<int>(rank));
-  // Names outside the SPEC: a lighter palette colour, stable per name.
+  // Names outside kPhaseNames: a lighter palette colour, stable per name.
   return seriesColor(static_cast<int>(std::hash<std::string>{}(name) % 6)).lighter(140);
 }
 

@@ -1,8 +1,8 @@
 // PhaseBreakdownPlot: where each step's time goes. Stacked bars over steps, one per phase (gate
-// at the bottom, then dispatch, a2a, experts, combine, backward, optimizer, other: SPEC order),
-// each bar the mean milliseconds of that phase over a group of consecutive logged steps; at most
-// kMaxBins groups, so a long run stays as cheap to draw and as readable as a short one. Hovering
-// lists each phase's milliseconds and share of the group under the mouse.
+// at the bottom, then dispatch, a2a, experts, combine, backward, optimizer, other: kPhaseNames
+// order), each bar the mean milliseconds of that phase over a group of consecutive logged steps; at
+// most kMaxBins groups, so a long run stays as cheap to draw and as readable as a short one.
+// Hovering lists each phase's milliseconds and share of the group under the mouse.
 //
 // updateFrom() re-reads only when the series' version changed (cheap at 25 fps otherwise).
 #pragma once
@@ -40,7 +40,7 @@ class PhaseBreakdownPlot : public QCustomPlot {
   // "steps 100–120: 12.3 ms per step" then "gate  1.2 ms (9.8 %)" per phase; empty off the bars.
   QString tooltipAt(double step) const;
 
-  // A phase's colour: the SPEC phases keep theirs whatever else the run reports.
+  // A phase's colour: the kPhaseNames phases keep theirs whatever else the run reports.
   static QColor phaseColor(const std::string& name);
 
  private:

@@ -1,6 +1,6 @@
 // Routing health: spots the three ways a MoE layer's routing goes wrong, from the balance metrics
-// the engine logs per step (SPEC section 2). Plain C++, no Qt: the dashboard shows the warnings,
-// a report can list them, a test can check them.
+// the engine logs per step (docs/ROUTING.md, "Load metrics"). Plain C++, no Qt: the dashboard shows
+// the warnings, a report can list them, a test can check them.
 //
 // Rules, per layer, over its logged steps (rows of LayerColumns, sorted by step):
 // - A row is "bad" for

@@ -131,7 +131,7 @@ void RunSeries::take(protocol::ExpertLoadEvent& e, uint64_t version) {
 
 void RunSeries::take(protocol::PhasesEvent& e, uint64_t version) {
   // A phase not seen before gets a column, NaN for the rows before it. The engine's phases come
-  // in their SPEC order (gate, dispatch, ...), others after them by name.
+  // in their kPhaseNames order (gate, dispatch, ...), others after them by name.
   std::vector<std::string> added;
   for (const auto& [name, ms] : e.ms) {
     if (std::find(phases_.names.begin(), phases_.names.end(), name) == phases_.names.end()) {

@@ -1,7 +1,7 @@
-// RunSeries: the in-memory record of one run's telemetry (SPEC section 4), what the dashboard
-// draws. Plain C++ and one mutex: a TelemetryFeed's worker thread applies parsed events, the GUI
-// thread copies what it draws. Every read takes the lock once, for as long as it takes to copy
-// what was asked for, so the GUI never waits on parsing and the parser never waits long on a
+// RunSeries: the in-memory record of one run's telemetry (docs/PROTOCOL.md, "Telemetry"), what the
+// dashboard draws. Plain C++ and one mutex: a TelemetryFeed's worker thread applies parsed events,
+// the GUI thread copies what it draws. Every read takes the lock once, for as long as it takes to
+// copy what was asked for, so the GUI never waits on parsing and the parser never waits long on a
 // redraw.
 //
 // Series are sorted by step. An event for a step already held replaces it: a resumed run repeats

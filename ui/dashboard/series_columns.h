@@ -53,8 +53,8 @@ struct StepColumns {
   }
 };
 
-// The scalar balance metrics of one MoE layer (SPEC section 2) per logged step. `layer` is the
-// expert_load event's layer index (the n-th MoE layer of the model).
+// The scalar balance metrics of one MoE layer (docs/ROUTING.md, "Load metrics") per logged step.
+// `layer` is the expert_load event's layer index (the n-th MoE layer of the model).
 struct LayerColumns {
   int64_t layer = 0;
   size_t experts = 0;
@@ -82,7 +82,8 @@ struct LayerColumns {
 };
 
 // Phase times per step. ms[i] belongs to names[i]; NaN where a step did not report that phase.
-// Names: the SPEC phases in SPEC order (gate, dispatch, ...), then any others, as first seen.
+// Names: the kPhaseNames phases in kPhaseNames order (gate, dispatch, ...), then any others, as
+// first seen.
 struct PhaseColumns {
   double replace_from = kNoStep;  // as in StepColumns
   std::vector<double> step, t;

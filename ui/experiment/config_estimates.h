@@ -1,8 +1,8 @@
 // Back-of-the-envelope figures for a RunConfig, shown beside the experiment form: parameters
 // (experts vs dense, counted exactly as the engine's models register them), FLOPs per optimizer
-// step, capacity per expert (SPEC 1.2) and memory. Pure C++ (no Qt, no Torch) so tests can check
-// it against the engine. Figures are doubles: exact integers up to 2^53, and no overflow for the
-// largest configs validation allows.
+// step, capacity per expert (docs/ROUTING.md, "Capacity") and memory. Pure C++ (no Qt, no Torch) so
+// tests can check it against the engine. Figures are doubles: exact integers up to 2^53, and no
+// overflow for the largest configs validation allows.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ struct ParameterEstimate {
   double total() const { return experts + dense; }
 };
 
-// Slots per expert in one MoE layer call (SPEC 1.2 step 5).
+// Slots per expert in one MoE layer call (docs/ROUTING.md, "Capacity").
 struct CapacityEstimate {
   enum class Kind {
     kFixed,     // capacity_factor > 0: `count` is C
@@ -33,7 +33,7 @@ struct CapacityEstimate {
 };
 
 struct FlopsEstimate {  // one optimizer step, forward + backward, all processes
-  double experts = 0;   // SPEC 7: 3 * 4 * N * k' * M * H per MoE layer
+  double experts = 0;   // docs/PROTOCOL.md, "moe-train bench": 3 * 4 * N * k' * M * H per MoE layer
   double dense = 0;     // 6 * (matmul parameters) * tokens, attention scores, convolutions
   double total() const { return experts + dense; }
 };
@@ -62,8 +62,8 @@ ParameterEstimate estimateParameters(const protocol::RunConfig& config);
 int64_t moeLayerCount(const protocol::RunConfig& config);
 int64_t tokensPerSample(const protocol::RunConfig& config);
 
-// SPEC 1.2: the capacity rule for `tokens` routed tokens, `experts` experts, k' choices.
-// max_demand is only used when factor <= 0.
+// docs/ROUTING.md, "Capacity": the capacity rule for `tokens` routed tokens, `experts` experts, k'
+// choices. max_demand is only used when factor <= 0.
 int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
                        int64_t max_demand, int64_t alignment);
 CapacityEstimate estimateCapacity(const protocol::RunConfig& config);

@@ -26,7 +26,7 @@ struct ConfigField {
   bool is_path = false;              // a file or folder on this machine: offer a browse button
 };
 
-// Every field, in SPEC key order. Computed once.
+// Every field, in documented key order. Computed once.
 const std::vector<ConfigField>& configFields();
 
 // The field at `pointer`, or null.

@@ -35,10 +35,10 @@ EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
   addRow("moe_layers", tr("MoE layers"), tr("Blocks whose FFN is an MoE layer."));
   addRow("tokens", tr("Tokens / step"), tr("batch_size × grad_accum × tokens per sample."));
   addRow("flops", tr("FLOPs / step"),
-         tr("Forward + backward. Experts: 3·4·N·k′·M·H per MoE layer (SPEC 7); dense parts: "
+         tr("Forward + backward. Experts: 3·4·N·k′·M·H per MoE layer (Tutel); dense parts: "
             "6 × parameters × tokens for matmuls, plus attention scores and convolutions."));
   addRow("capacity", tr("Capacity / expert"),
-         tr("Slots per expert in one MoE layer call of one process (SPEC 1.2): "
+         tr("Slots per expert in one MoE layer call of one process: "
             "k′·⌊f·⌈N/E⌉⌋ for f > 0; the max demand for f = 0; at most k′·⌊−f·⌈N/E⌉⌋ for "
             "f < 0."));
   addRow("weights", tr("Weights + optimizer"),

@@ -16,9 +16,10 @@ using nlohmann::ordered_json;
 // A config is a few KB; a bigger file is the wrong file (protocol reads at most 16 MiB too).
 constexpr qint64 kMaxConfigFileBytes = 16 << 20;
 
-// `doc` laid out like `order` (the resolved config in SPEC order): keys in that order, the user's
-// value wherever doc has one (even an ill-typed one, so the form never silently drops it), the
-// default elsewhere, and keys doc has that the config does not know at the end of their object.
+// `doc` laid out like `order` (the resolved config in documented key order): keys in that order,
+// the user's value wherever doc has one (even an ill-typed one, so the form never silently drops
+// it), the default elsewhere, and keys doc has that the config does not know at the end of their
+// object.
 ordered_json mergeInOrder(const ordered_json& order, const json& doc) {
   if (!doc.is_object() || !order.is_object()) return ordered_json(doc);
   ordered_json out = ordered_json::object();
@@ -173,7 +174,7 @@ bool ExperimentDocument::open(const QString& path, QString* error, bool as_templ
   const QString raw = QString::fromUtf8(file.readAll());
   text_ = raw;
   parseText();
-  if (!syntax_error_) text_ = canonicalText();  // every key visible, in SPEC order
+  if (!syntax_error_) text_ = canonicalText();  // every key visible, in documented key order
   file_path_ = as_template ? QString() : QFileInfo(path).absoluteFilePath();
   template_name_ = as_template ? QFileInfo(path).completeBaseName() : QString();
   setModified(false);

@@ -44,7 +44,7 @@ class ExperimentDocument : public QObject {
   bool hasSyntaxError() const { return syntax_error_.has_value(); }
   // The config can be run: the text parses and check() finds nothing.
   bool isValid() const { return !syntax_error_ && problems_.empty(); }
-  // The text a form edit or a save produces: the resolved config in SPEC key order, with the
+  // The text a form edit or a save produces: the resolved config in documented key order, with the
   // user's values (even ill-typed ones and unknown keys) kept where json() has them.
   QString canonicalText() const;
 

@@ -1,4 +1,5 @@
-// What to launch: the moe-train command line of one local run (SPEC section 6), as plain data.
+// What to launch: the moe-train command line of one local run (docs/PROTOCOL.md, "moe-train
+// commands"), as plain data.
 #pragma once
 
 #include <QString>

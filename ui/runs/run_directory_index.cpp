@@ -42,7 +42,8 @@ nlohmann::json readConfigJson(const QString& run_dir) {
   return config.is_object() ? config : nlohmann::json::object();
 }
 
-// run_id is <yyyymmdd-hhmmss>-<name> (SPEC section 5), in the engine's local time.
+// run_id is <yyyymmdd-hhmmss>-<name> (docs/PROTOCOL.md, "The run directory"), in the engine's local
+// time.
 QDateTime timeFromRunId(const QString& id) {
   if (id.size() < 15 || (id.size() > 15 && id[15] != QLatin1Char('-'))) return {};
   return QDateTime::fromString(id.left(15), QStringLiteral("yyyyMMdd-HHmmss"));

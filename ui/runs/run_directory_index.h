@@ -1,6 +1,6 @@
-// Turning a run directory (SPEC section 5) or a run's in-memory telemetry into a RunRecord.
-// Synchronous: indexRunDirectory parses the whole metrics.jsonl, so call it off the GUI thread
-// when there are many or large runs.
+// Turning a run directory (docs/PROTOCOL.md, "The run directory") or a run's in-memory telemetry
+// into a RunRecord. Synchronous: indexRunDirectory parses the whole metrics.jsonl, so call it off
+// the GUI thread when there are many or large runs.
 #pragma once
 
 #include <QString>

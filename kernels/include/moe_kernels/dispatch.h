@@ -1,6 +1,6 @@
 #pragma once
-// Dispatch (encode) and combine (decode) of SPEC 1.3 and their backward passes, on raw buffers.
-// T is float, double or bfloat16; sums accumulate in acc_t<T>.
+// Dispatch (encode) and combine (decode) of docs/ROUTING.md, "Dispatch, experts, combine" and their
+// backward passes, on raw buffers. T is float, double or bfloat16; sums accumulate in acc_t<T>.
 //
 //   x, grad_x, out, grad_out          [N, M]
 //   buffer (D or Y), grad_buffer      [E, C, M]

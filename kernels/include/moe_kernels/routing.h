@@ -1,5 +1,5 @@
 #pragma once
-// Routing of SPEC section 1.2 on raw buffers: top-k choices, slot locations, demand, capacity,
+// Routing (docs/ROUTING.md) on raw buffers: top-k choices, slot locations, demand, capacity,
 // and the slot map that lets dispatch/combine run partitioned by slot or by token without atomics.
 //
 // Layouts (all row-major, contiguous):
@@ -12,18 +12,18 @@
 namespace moe::kernels {
 
 // idx[j*N+n] = index of token n's j-th largest score (ties: lower expert index first).
-// selection_bias (nullable, [E]) is added to the scores for the choice only (SPEC 1.4
+// selection_bias (nullable, [E]) is added to the scores for the choice only (docs/ROUTING.md:
 // aux-loss-free balancing). T is float or double.
 template <typename T>
 void topk_choices(const T* scores, int64_t N, int64_t E, int64_t k, const float* selection_bias,
                   int32_t* idx);
 
-// Batch-prioritized order (SPEC 1.2.3): token indices sorted by descending priority (the top-1
-// score), ties broken by lower token index. order has N entries.
+// Batch-prioritized order (docs/ROUTING.md, "Batch-prioritized routing"): token indices sorted by
+// descending priority (the top-1 score), ties broken by lower token index. order has N entries.
 template <typename T>
 void priority_order(const T* priority, int64_t N, int64_t* order);
 
-// Slot of every choice (SPEC 1.2.2) and the per-choice counts c_j[e].
+// Slot of every choice (docs/ROUTING.md, "Slots (locations)") and the per-choice counts c_j[e].
 // token_order (nullable, [N]) is the order in which tokens claim slots; null means 0..N-1.
 void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const int64_t* token_order,
                     int32_t* loc, int64_t* counts);
@@ -31,9 +31,9 @@ void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const i
 // demand[e] = sum_j counts[j*E+e].
 void demand_from_counts(const int64_t* counts, int64_t E, int64_t k, int64_t* demand);
 
-// Capacity C of SPEC 1.2.5: capacity_slots (moe_kernels/capacity.h), after refusing E <= 0 and a
-// NaN factor (std::invalid_argument). max_demand is max_e d[e] over the whole expert-parallel
-// group. alignment <= 1 means none. C may be 0 (every choice dropped).
+// Capacity C of docs/ROUTING.md, "Capacity": capacity_slots (moe_kernels/capacity.h), after
+// refusing E <= 0 and a NaN factor (std::invalid_argument). max_demand is max_e d[e] over the whole
+// expert-parallel group. alignment <= 1 means none. C may be 0 (every choice dropped).
 int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_t max_demand,
                  int64_t alignment);
 

@@ -149,7 +149,7 @@ TEST_F(SafetensorsTest, EmptyTensorMapRoundTrips) {
 }
 
 TEST_F(SafetensorsTest, TutelParameterNamesRoundTrip) {
-  // SPEC 1.5 names, with a model prefix: dots in names are plain characters.
+  // the docs/ROUTING.md parameter names, with a model prefix: dots in names are plain characters.
   const TensorMap in{{"blocks.3.moe.gates.0.wg.weight", at::randn({4, 8})},
                      {"blocks.3.moe.experts.batched_fc1_w", at::randn({4, 16, 8})},
                      {"blocks.3.moe.experts.batched_fc2_bias", at::randn({4, 8})}};

@@ -71,7 +71,8 @@ inline std::vector<int64_t> param_shape(model::ModelImpl& m, const std::string& 
   return p ? p->sizes().vec() : std::vector<int64_t>{-1};
 }
 
-// Experts' parameters of one MoE layer with both biases (SPEC 1.5 shapes).
+// Experts' parameters of one MoE layer with both biases (shapes as in docs/ROUTING.md, "Parameter
+// names").
 inline int64_t expert_params(const protocol::RunConfig& c) {
   const int64_t e = c.moe.experts, h = c.moe.hidden, m = c.model.dim;
   return e * (2 * h * m + h + m);

@@ -1,4 +1,4 @@
-// Auxiliary losses and load metrics against their SPEC formulas written out by hand.
+// Auxiliary losses and load metrics against their docs/ROUTING.md formulas written out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

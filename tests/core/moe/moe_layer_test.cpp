@@ -1,4 +1,4 @@
-// The MoE layer against the naive reference over a grid of options (SPEC section 1).
+// The MoE layer against the naive reference over a grid of options (docs/ROUTING.md).
 #include <gtest/gtest.h>
 
 #include <tuple>

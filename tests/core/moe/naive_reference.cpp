@@ -74,7 +74,7 @@ NaiveResult naive_moe(moe::MoeLayerImpl& layer, const at::Tensor& x) {
     auto a = top1.accessor<double, 1>();
     std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) { return a[p] > a[q]; });
   }
-  // loc_j[n] by counting, exactly as SPEC 1.2.2 words it.
+  // loc_j[n] by counting, exactly as docs/ROUTING.md, "Slots (locations)" words it.
   std::vector<std::vector<int64_t>> loc(k, std::vector<int64_t>(N));
   std::vector<int64_t> demand(E, 0);
   for (int64_t j = 0; j < k; ++j) {

@@ -1,5 +1,5 @@
 #pragma once
-// A deliberately naive MoE layer, written from SPEC section 1 with dense one-hot masks and
+// A deliberately naive MoE layer, written from docs/ROUTING.md with dense one-hot masks and
 // per-expert FFNs on every token, to check the real layer against. Slow by design.
 #include <torch/torch.h>
 
@@ -15,7 +15,7 @@ struct NaiveResult {
   int64_t capacity = 0;
 };
 
-// Uses the layer's parameters (by their SPEC 1.5 names) but none of its code.
+// Uses the layer's parameters (by their names in docs/ROUTING.md) but none of its code.
 // Deterministic: the layer must be in eval mode or have gate_noise 0.
 NaiveResult naive_moe(moe::MoeLayerImpl& layer, const at::Tensor& x);
 

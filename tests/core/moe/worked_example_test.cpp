@@ -1,4 +1,4 @@
-// The worked example of the foundation issue, computed by hand from SPEC 1.2 and 1.4.
+// The worked example of docs/ROUTING.md ("Worked example"), computed by hand.
 #include <gtest/gtest.h>
 
 #include "layer_fixtures.h"

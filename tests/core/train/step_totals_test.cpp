@@ -1,5 +1,5 @@
-// StepTotals: micro-batches of one optimizer step merged, and SPEC section 2 metrics of the sums
-// worked out by hand.
+// StepTotals: micro-batches of one optimizer step merged, and the load metrics (docs/ROUTING.md) of
+// the sums worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

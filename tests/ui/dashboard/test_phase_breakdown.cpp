@@ -18,8 +18,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Steps 1..300. The first event reports experts and other only, so the series holds the phases in
-// the order experts, other, gate, dispatch (first seen); the plot must stack them in SPEC order.
-// gate: 1 ms; experts: step ms; dispatch: 2 ms on even steps only; other: 0.5 ms.
+// the order experts, other, gate, dispatch (first seen); the plot must stack them in kPhaseNames
+// order. gate: 1 ms; experts: step ms; dispatch: 2 ms on even steps only; other: 0.5 ms.
 void fillPhases(RunSeries* series) {
   for (int64_t s = 1; s <= 300; ++s) {
     protocol::PhasesEvent e;

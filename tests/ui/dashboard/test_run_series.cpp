@@ -95,7 +95,7 @@ class TestRunSeries : public QObject {
     QCOMPARE(latest.size(), size_t{2});
     QCOMPARE(latest[1].step, int64_t{2});
 
-    // Phases: SPEC order, then "extra"; NaN where a step did not report a phase.
+    // Phases: kPhaseNames order, then "extra"; NaN where a step did not report a phase.
     const moe::ui::PhaseColumns phases = series.phases();
     QCOMPARE(phases.names,
              (std::vector<std::string>{"gate", "dispatch", "a2a", "experts", "combine", "backward",

@@ -1,4 +1,4 @@
-// config_estimates: parameter counts worked out by hand from the model code, the SPEC 1.2
+// config_estimates: parameter counts worked out by hand from the model code, the docs/ROUTING.md
 // capacity rule, FLOPs, memory and the human units.
 #include <QtTest>
 

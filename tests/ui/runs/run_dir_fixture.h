@@ -1,5 +1,6 @@
-// Test helper: writes run directories (SPEC section 5) with a metrics.jsonl in the telemetry format
-// of SPEC section 4, built from moe_protocol's event structs.
+// Test helper: writes run directories (docs/PROTOCOL.md, "The run directory") with a metrics.jsonl
+// in the telemetry format of docs/PROTOCOL.md, "Telemetry", built from moe_protocol's event
+// structs.
 #pragma once
 
 #include <QDir>
