@@ -90,37 +90,27 @@ void ExpertLoadBars::updateFrom(const RunSeries& series) {
     replot(QCustomPlot::rpQueuedReplot);
     return;
   }
-  // Kept is min(count, capacity) (docs/ROUTING.md, "Dropping"); a dropless layer (capacity 0) keeps
-  // everything.
-  const bool dropless = load->capacity <= 0;
-  const double capacity = static_cast<double>(load->capacity);
+  // Kept is min(count, capacity) (docs/ROUTING.md, "Dropping"). A dropless layer reports its
+  // busiest expert's demand as its capacity, so it needs no case of its own; capacity 0 is real
+  // (a factor too small for one slot) and drops every choice.
+  const double capacity = static_cast<double>(std::max<int64_t>(load->capacity, 0));
   const size_t n = load->counts.size();
   QVector<double> experts(n), kept(n), overflow(n);
-  double top = dropless ? 0 : capacity;
+  double top = capacity;
   for (size_t e = 0; e < n; ++e) {
     const double count = static_cast<double>(load->counts[e]);
     experts[e] = static_cast<double>(e);
-    kept[e] = dropless ? count : std::min(count, capacity);
+    kept[e] = std::min(count, capacity);
     overflow[e] = count - kept[e];
     top = std::max(top, count);
   }
   kept_->setData(experts, kept, true);
   overflow_->setData(experts, overflow, true);
   const double last = static_cast<double>(n) - 0.5;
-  capacity_->setVisible(!dropless);
-  if (dropless) {
-    capacity_->data()->clear();
-    capacity_->removeFromLegend();
-    overflow_->removeFromLegend();
-  } else {
-    capacity_->setData({-0.5, last}, {capacity, capacity}, true);
-    overflow_->addToLegend();  // each a no-op when it is there already
-    capacity_->addToLegend();
-  }
+  capacity_->setData({-0.5, last}, {capacity, capacity}, true);
   xAxis->setRange(-0.6, last + 0.1);
   yAxis->setRange(0, top * 1.08 + 1);
-  const QString share =
-      dropless ? tr("dropless") : tr("%1 % dropped").arg(load->dropped_frac * 100, 0, 'f', 1);
+  const QString share = tr("%1 % dropped").arg(load->dropped_frac * 100, 0, 'f', 1);
   title_->setText(tr("layer %1 · step %2 · %3").arg(load->layer).arg(load->step).arg(share));
   replot(QCustomPlot::rpQueuedReplot);
 }

@@ -1,8 +1,9 @@
 // ExpertLoadBars: one MoE layer's latest tokens per expert as bars, against its capacity. Each
 // bar is split where the capacity cuts it: the kept tokens (min(count, capacity), docs/ROUTING.md,
 // "Dropping") in blue, the overflow the layer dropped stacked on top in vermillion, and the
-// capacity as a dashed line (hidden for a dropless layer, capacity 0). The title says layer, step
-// and dropped share: "layer 0 · step 420 · 3.1 % dropped".
+// capacity as a dashed line (a dropless layer's capacity is its busiest expert's demand; capacity
+// 0 drops everything). The title says layer, step and dropped share: "layer 0 · step 420 ·
+// 3.1 % dropped".
 //
 // updateFrom() re-reads only when the series' version or the layer changed.
 #pragma once

@@ -28,7 +28,7 @@ protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int
   e.counts = counts;
   double total = 0, kept = 0;
   for (int64_t c : counts) {
-    e.kept.push_back(capacity > 0 ? std::min(c, capacity) : c);
+    e.kept.push_back(std::min(c, capacity));
     total += static_cast<double>(c);
     kept += static_cast<double>(e.kept.back());
   }
@@ -38,12 +38,12 @@ protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int
 }
 
 // Steps 1..8. Layer 0: 4 experts, capacity 20, expert e gets step * (e + 1) tokens (the mean is
-// 2.5 * step, so the relative load is (e + 1) / 2.5). Layer 1: 2 experts, dropless, step and
-// 3 * step tokens.
+// 2.5 * step, so the relative load is (e + 1) / 2.5). Layer 1: 2 experts, dropless (the engine
+// reports the busiest expert's demand as the capacity), step and 3 * step tokens.
 void fillTwoLayers(RunSeries* series) {
   for (int64_t s = 1; s <= 8; ++s) {
     series->apply(loadEvent(s, 0, {s, 2 * s, 3 * s, 4 * s}, 20));
-    series->apply(loadEvent(s, 1, {s, 3 * s}, 0));
+    series->apply(loadEvent(s, 1, {s, 3 * s}, 3 * s));
   }
 }
 
@@ -199,17 +199,31 @@ class TestLoadViews : public QObject {
     QCOMPARE(bars.title(), QString("layer 0 · step 8 · 20.0 % dropped"));
     QVERIFY(bars.yAxis->range().upper > 32);
 
-    bars.setLayer(1);  // dropless: everything kept, no capacity line
+    bars.setLayer(1);  // dropless: everything kept, the capacity line at the busiest expert
     bars.updateFrom(series);
-    QVERIFY(!bars.capacityLine()->visible());
     QCOMPARE(bars.keptBars()->data()->size(), 2);
     QCOMPARE(bars.keptBars()->data()->at(1)->value, 24.0);
     QCOMPARE(bars.overflowBars()->data()->at(1)->value, 0.0);
-    QCOMPARE(bars.title(), QString("layer 1 · step 8 · dropless"));
+    QCOMPARE(bars.capacityLine()->data()->at(0)->value, 24.0);
+    QCOMPARE(bars.title(), QString("layer 1 · step 8 · 0.0 % dropped"));
 
     bars.setLayer(3);
     bars.updateFrom(series);
     QCOMPARE(bars.keptBars()->data()->size(), 0);
+  }
+
+  // Capacity 0 is what a factor too small for one slot gives: every choice dropped, not dropless.
+  void barsDropEverythingAtCapacityZero() {
+    RunSeries series;
+    series.apply(loadEvent(1, 0, {3, 5}, 0));
+    ExpertLoadBars bars;
+    bars.resize(600, 300);
+    bars.updateFrom(series);
+    QCOMPARE(bars.keptBars()->data()->at(0)->value, 0.0);
+    QCOMPARE(bars.keptBars()->data()->at(1)->value, 0.0);
+    QCOMPARE(bars.overflowBars()->data()->at(1)->value, 5.0);
+    QCOMPARE(bars.capacityLine()->data()->at(0)->value, 0.0);
+    QCOMPARE(bars.title(), QString("layer 0 · step 1 · 100.0 % dropped"));
   }
 };
 
