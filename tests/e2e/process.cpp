@@ -13,16 +13,12 @@
 
 namespace moe::test {
 
-namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 MoeTrainProcess::MoeTrainProcess(const std::vector<std::string>& args) {
   static int counter = 0;
@@ -61,7 +57,7 @@ void MoeTrainProcess::signal(int sig) {
   if (pid_ > 0) kill(pid_, sig);
 }
 
-std::string MoeTrainProcess::out_so_far() const { return slurp(io_ / "stdout"); }
+std::string MoeTrainProcess::out_so_far() const { return read_file(io_ / "stdout"); }
 
 ProcessResult MoeTrainProcess::wait() {
   int status = 0;
@@ -69,8 +65,8 @@ ProcessResult MoeTrainProcess::wait() {
   pid_ = -1;
   ProcessResult r;
   r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(io_ / "stdout");
-  r.err = slurp(io_ / "stderr");
+  r.out = read_file(io_ / "stdout");
+  r.err = read_file(io_ / "stderr");
   return r;
 }
 

@@ -13,6 +13,9 @@ struct ProcessResult {
 
 ProcessResult run_moe_train(const std::vector<std::string>& args);
 
+// The whole file at `path` as it is now (empty when it cannot be read).
+std::string read_file(const std::filesystem::path& path);
+
 // moe-train started in the background, for tests that signal or kill a running process.
 class MoeTrainProcess {
  public:

@@ -14,13 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // A finished 4-step run with checkpoints at steps 2 and 4; returns its directory.
 std::string run_with_checkpoints(const TempDir& dir) {
   nlohmann::json c = tiny_config("helloworld");

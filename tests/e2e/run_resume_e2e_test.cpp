@@ -16,13 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Waits until `metrics` holds an event of `type` with "step" >= `step` (or 60 s pass).
 bool wait_for_event(const std::string& metrics, const std::string& type, int64_t step) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
