@@ -232,7 +232,7 @@ void drainEvents() {
 // Feeds the rest of the run live; the bench's timers measure latency and redraw, with the page
 // in view following the run's progress (a quarter each). Returns the seconds it took.
 double runLive(const Options& o, BenchApp& app, RunDashboard& dashboard, TelemetryFeed& feed,
-                std::vector<PageStats>& pages) {
+               std::vector<PageStats>& pages) {
   const std::shared_ptr<RunSeries> series = feed.series();
   int shown = 0;
   app.page = &pages[shown];
@@ -243,8 +243,7 @@ double runLive(const Options& o, BenchApp& app, RunDashboard& dashboard, Telemet
   QTimer ticker;  // event-loop latency: how late a 10 ms timer fires
   ticker.setTimerType(Qt::PreciseTimer);
   QObject::connect(&ticker, &QTimer::timeout, [&] {
-    if (tick_clock.isValid())
-      app.page->lateness.push_back(std::max(0.0, msSince(tick_clock) - 10));
+    if (tick_clock.isValid()) app.page->lateness.push_back(std::max(0.0, msSince(tick_clock) - 10));
     tick_clock.restart();
   });
 
@@ -382,9 +381,10 @@ int main(int argc, char** argv) {
   const double seconds = runLive(o, app, dashboard, feed, pages);
 
   const TelemetryFeed::Stats fs = feed.stats();
-  std::printf("fed %lld lines (%.1f MB) in %.1f s: %.0f lines/s, %lld malformed; peak RSS %.0f MB\n",
-              static_cast<long long>(fs.lines), fs.bytes / 1e6, seconds, fs.lines / seconds,
-              static_cast<long long>(fs.malformed), peakRssMb());
+  std::printf(
+      "fed %lld lines (%.1f MB) in %.1f s: %.0f lines/s, %lld malformed; peak RSS %.0f MB\n",
+      static_cast<long long>(fs.lines), fs.bytes / 1e6, seconds, fs.lines / seconds,
+      static_cast<long long>(fs.malformed), peakRssMb());
   for (int i = 0; i < kPages; ++i) reportPage(dashboard.pages()->tabText(i), pages[i]);
   measureFullPages(dashboard, *series);
   const RunSeriesStats ss = series->stats();

@@ -45,9 +45,9 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "ui_startup_bench: %s\nusage: ui_startup_bench [--runs N] [--steps N] [--keep DIR]\n",
-               why);
+  std::fprintf(
+      stderr, "ui_startup_bench: %s\nusage: ui_startup_bench [--runs N] [--steps N] [--keep DIR]\n",
+      why);
   std::exit(2);
 }
 
@@ -227,10 +227,11 @@ int main(int argc, char** argv) {
   std::printf("window constructed: %.1f ms\n", constructed_ms);
   std::printf("first paint of the main window: %.1f ms\n", first_paint_ms);
   std::printf("runs table complete (%d rows): %.1f ms\n", runs->model()->rowCount(), complete_ms);
-  std::printf("event-loop latency meanwhile (%zu probes of %.0f ms): p50 %.2f ms, p99 %.2f ms, "
-              "max %.2f ms\n",
-              late.size(), kProbeMs, percentile(late, 0.5), percentile(late, 0.99),
-              late.empty() ? 0.0 : *std::max_element(late.begin(), late.end()));
+  std::printf(
+      "event-loop latency meanwhile (%zu probes of %.0f ms): p50 %.2f ms, p99 %.2f ms, "
+      "max %.2f ms\n",
+      late.size(), kProbeMs, percentile(late, 0.5), percentile(late, 0.99),
+      late.empty() ? 0.0 : *std::max_element(late.begin(), late.end()));
   std::printf("peak RSS %.0f MB\n", peakRssMb());
   return first_paint_ms >= 0 ? 0 : 1;
 }

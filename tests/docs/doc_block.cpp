@@ -79,7 +79,8 @@ std::string describe_differences(const std::string& documented, const std::strin
   std::map<std::string, bool> generated_keys;
   for (const auto& key : gen_order) generated_keys[key] = true;
   for (const auto& key : doc_order) {
-    if (!generated_keys.count(key)) out += "key " + key + ": in the document, but not in RunConfig\n";
+    if (!generated_keys.count(key))
+      out += "key " + key + ": in the document, but not in RunConfig\n";
   }
   if (out.empty() && doc_order != gen_order) out += "the keys are in a different order\n";
   // Same rows in the same order: the difference is in the header or the lines around the table.

@@ -102,7 +102,8 @@ std::string meaning_of(const ui::ConfigField& field) {
     if (c == '\n') c = ' ';
   }
   if (field.read_only) help += (help.empty() ? "" : " ") + std::string("Read-only in the editor.");
-  if (field.is_path) help += (help.empty() ? "" : " ") + std::string("The editor offers a file browser.");
+  if (field.is_path)
+    help += (help.empty() ? "" : " ") + std::string("The editor offers a file browser.");
   return help;
 }
 

@@ -10,12 +10,12 @@
 namespace moe::docs {
 
 struct KeyRow {
-  std::string key;      // "moe.top_k", as written in --set and in messages
-  std::string type;     // integer, number, boolean or string
+  std::string key;            // "moe.top_k", as written in --set and in messages
+  std::string type;           // integer, number, boolean or string
   std::string default_value;  // the default as JSON ("2", "1.0", "\"gelu\"")
-  std::string allowed;  // the choices, or the validator's rule ("between 1 and 65536")
-  std::string label;    // the editor's label
-  std::string meaning;  // the editor's tooltip without its first line (the key)
+  std::string allowed;        // the choices, or the validator's rule ("between 1 and 65536")
+  std::string label;          // the editor's label
+  std::string meaning;        // the editor's tooltip without its first line (the key)
 };
 
 // One row per RunConfig key, in the config's key order.

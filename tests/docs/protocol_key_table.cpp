@@ -1,8 +1,8 @@
 // protocol_key_table: prints the RunConfig key table of docs/PROTOCOL.md, checks the document's
 // copy, or rewrites it.
 //   protocol_key_table                 print the table (Markdown) to stdout
-//   protocol_key_table --check FILE    exit 1, naming each key that differs, if FILE's table is stale
-//   protocol_key_table --write FILE    replace FILE's table with the generated one
+//   protocol_key_table --check FILE    exit 1, naming each key that differs, if FILE's table is
+//   stale protocol_key_table --write FILE    replace FILE's table with the generated one
 // Exit status 2 for bad arguments or a file without the BEGIN/END markers.
 #include <fstream>
 #include <iostream>
@@ -57,8 +57,7 @@ int main(int argc, char** argv) {
     const std::string differences = moe::docs::describe_differences(*block, table);
     if (differences.empty()) return kOk;
     std::cerr << path << ": the RunConfig key table is out of date.\n"
-              << differences << "Regenerate it with:\n  " << argv[0] << " --write " << path
-              << "\n";
+              << differences << "Regenerate it with:\n  " << argv[0] << " --write " << path << "\n";
     return kStale;
   }
   const std::string updated = *moe::docs::replace_block(document, table);

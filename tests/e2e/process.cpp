@@ -1,8 +1,8 @@
 #include "process.h"
 
 #include <sys/wait.h>
-#include <csignal>
 #include <unistd.h>
+#include <csignal>
 
 #include <cstdio>
 #include <cstdlib>
@@ -57,7 +57,9 @@ void MoeTrainProcess::signal(int sig) {
   if (pid_ > 0) kill(pid_, sig);
 }
 
-std::string MoeTrainProcess::out_so_far() const { return read_file(io_ / "stdout"); }
+std::string MoeTrainProcess::out_so_far() const {
+  return read_file(io_ / "stdout");
+}
 
 ProcessResult MoeTrainProcess::wait() {
   int status = 0;

@@ -43,8 +43,8 @@ TEST_P(RunModels, StreamsEverySpecEventAndCompletes) {
   TempDir dir;
   nlohmann::json config = config_for(GetParam(), dir);
   const std::string run_dir = dir.file("run");
-  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--run-dir",
-                          run_dir});
+  auto r =
+      run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--run-dir", run_dir});
   ASSERT_EQ(r.exit_status, 0) << r.err;
 
   // Every line is a well-formed, known event (the GUI's reader counts nothing as bad).
@@ -69,8 +69,8 @@ TEST_P(RunModels, StreamsEverySpecEventAndCompletes) {
   EXPECT_EQ(events_of_type(events, "step").size(), 4u);
   EXPECT_EQ(events_of_type(events, "expert_load").size(), 4u * moe_layers(config));
   for (const auto& p : events_of_type(events, "phases")) {
-    for (const char* name : {"gate", "dispatch", "a2a", "experts", "combine", "backward",
-                             "optimizer", "other"}) {
+    for (const char* name :
+         {"gate", "dispatch", "a2a", "experts", "combine", "backward", "optimizer", "other"}) {
       EXPECT_TRUE(p["ms"].contains(name)) << name;
     }
     EXPECT_GT(p["ms"]["experts"].get<double>(), 0.0);
@@ -97,13 +97,13 @@ TEST_P(RunModels, StreamsEverySpecEventAndCompletes) {
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no progress line when stderr is not a TTY";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryModelAndData, RunModels,
-    ::testing::Values(RunCase{"helloworld", "helloworld", "synthetic"},
-                      RunCase{"lm_synthetic", "lm", "synthetic"},
-                      RunCase{"lm_text", "lm", "text"}, RunCase{"image_idx", "image", "idx"},
-                      RunCase{"image_cifar", "image", "cifar10"}),
-    [](const auto& info) { return info.param.label; });
+INSTANTIATE_TEST_SUITE_P(EveryModelAndData, RunModels,
+                         ::testing::Values(RunCase{"helloworld", "helloworld", "synthetic"},
+                                           RunCase{"lm_synthetic", "lm", "synthetic"},
+                                           RunCase{"lm_text", "lm", "text"},
+                                           RunCase{"image_idx", "image", "idx"},
+                                           RunCase{"image_cifar", "image", "cifar10"}),
+                         [](const auto& info) { return info.param.label; });
 
 TEST(RunModels, TrainsInEveryDtypeAndWithAutocast) {
   TempDir dir;
@@ -128,8 +128,8 @@ TEST(RunModels, TelemetryEveryThinsStepEvents) {
   nlohmann::json config = tiny_config("helloworld");
   config["train"]["steps"] = 7;
   config["telemetry"] = {{"every", 3}, {"phases", false}};
-  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--runs-root",
-                          dir.file("runs")});
+  auto r = run_moe_train(
+      {"run", "--config", write_config(dir, "c.json", config), "--runs-root", dir.file("runs")});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   auto events = events_of(r.out);
   std::vector<int64_t> steps;
@@ -144,8 +144,8 @@ TEST(RunModels, TraceFileOpensAsChromeTrace) {
   nlohmann::json config = tiny_config("lm");
   config["telemetry"]["trace"] = true;
   const std::string run_dir = dir.file("run");
-  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--run-dir",
-                          run_dir});
+  auto r =
+      run_moe_train({"run", "--config", write_config(dir, "c.json", config), "--run-dir", run_dir});
   ASSERT_EQ(r.exit_status, 0) << r.err;
   std::ifstream in(run_dir + "/trace.json");
   nlohmann::json trace = nlohmann::json::parse(in);
@@ -156,8 +156,8 @@ TEST(RunModels, TraceFileOpensAsChromeTrace) {
       names.insert(e.at("name"));
     }
   }
-  for (const char* n : {"step", "forward", "gate", "dispatch", "experts", "combine", "backward",
-                        "optimizer"}) {
+  for (const char* n :
+       {"step", "forward", "gate", "dispatch", "experts", "combine", "backward", "optimizer"}) {
     EXPECT_TRUE(names.count(n)) << n;
   }
 }

@@ -10,8 +10,12 @@ struct bfloat16 {
   uint16_t bits;
 };
 
-inline float to_float(float v) { return v; }
-inline double to_float(double v) { return v; }
+inline float to_float(float v) {
+  return v;
+}
+inline double to_float(double v) {
+  return v;
+}
 inline float to_float(bfloat16 v) {
   uint32_t u = static_cast<uint32_t>(v.bits) << 16;
   float f;
@@ -33,11 +37,17 @@ inline bfloat16 to_bfloat16(float f) {
 template <typename T>
 inline T from_float(float v);
 template <>
-inline float from_float<float>(float v) { return v; }
+inline float from_float<float>(float v) {
+  return v;
+}
 template <>
-inline double from_float<double>(float v) { return v; }
+inline double from_float<double>(float v) {
+  return v;
+}
 template <>
-inline bfloat16 from_float<bfloat16>(float v) { return to_bfloat16(v); }
+inline bfloat16 from_float<bfloat16>(float v) {
+  return to_bfloat16(v);
+}
 
 // The accumulation type of an element type: float32 for float32 and bfloat16, double for double.
 template <typename T>

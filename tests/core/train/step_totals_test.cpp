@@ -103,8 +103,8 @@ TEST(StepTotals, PerfectlyBalancedLayer) {
 
 TEST(StepTotals, OneMicroBatchKeepsItsFigures) {
   StepTotals t;
-  t.add(output({stats({2, 2, 0, 4}, {2, 2, 0, 3}, 3, {0.5, 0.1, 0.1, 0.3}, 0.9, 1.3, 0.4)}, 4),
-        1.5, 0.2, 0.1);
+  t.add(output({stats({2, 2, 0, 4}, {2, 2, 0, 3}, 3, {0.5, 0.1, 0.1, 0.3}, 0.9, 1.3, 0.4)}, 4), 1.5,
+        0.2, 0.1);
   const auto e = t.expert_load(1, 0);
   EXPECT_EQ(e.counts, (std::vector<int64_t>{2, 2, 0, 4}));
   EXPECT_NEAR(e.dropped_frac, 1.0 / 8.0, 1e-12);
