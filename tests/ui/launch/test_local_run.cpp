@@ -8,6 +8,7 @@
 #include "launch/launch_spec.h"
 #include "launch/local_run.h"
 #include "launch/run_manager.h"
+#include "temp_files.h"
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;
@@ -36,12 +37,10 @@ class TestLocalRun : public QObject {
 
   // An executable script in the temporary directory.
   QString script(const QString& name, const QByteArray& body) {
-    const QString path = dir_.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return {};
-    file.write("#!/bin/sh\n" + body);
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QString path = moe::test::writeTempFile(dir_, name, "#!/bin/sh\n" + body);
+    if (!path.isEmpty()) {
+      QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
     return path;
   }
 
@@ -239,10 +238,10 @@ class TestLocalRun : public QObject {
     auto* manager = new RunManager;
     // The trap leaves a mark: the run ended through its interrupt, not a kill after the grace.
     const QString mark = dir_.filePath(QStringLiteral("long.interrupted"));
-    manager->setTrainProgram(script(
-        QStringLiteral("long.sh"),
-        "trap 'echo interrupted > \"" + mark.toUtf8() + "\"; exit 130' INT\n"
-        "echo started >&2\nwhile :; do sleep 0.05; done\n"));
+    manager->setTrainProgram(
+        script(QStringLiteral("long.sh"), "trap 'echo interrupted > \"" + mark.toUtf8() +
+                                              "\"; exit 130' INT\n"
+                                              "echo started >&2\nwhile :; do sleep 0.05; done\n"));
     LocalRun* run = manager->startRun(LaunchSpec{});
     QSignalSpy stderr_lines(run, &LocalRun::stderrReceived);
     QVERIFY(stderr_lines.wait(kTimeoutMs));  // the trap is set

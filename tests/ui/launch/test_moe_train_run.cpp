@@ -8,6 +8,7 @@
 
 #include "dashboard/telemetry_feed.h"
 #include "launch/local_run.h"
+#include "temp_files.h"
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;
@@ -30,11 +31,7 @@ class TestMoeTrainRun : public QObject {
   QTemporaryDir dir_;
 
   QString writeConfig(const QString& name, const QByteArray& json) {
-    const QString path = dir_.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return {};
-    file.write(json);
-    return path;
+    return moe::test::writeTempFile(dir_, name, json);
   }
 
   LaunchSpec spec(const QString& config, const QString& run) {
@@ -53,9 +50,7 @@ class TestMoeTrainRun : public QObject {
   }
 
  private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-  }
+  void initTestCase() { QVERIFY(dir_.isValid()); }
 
   void tinyRunFillsTheSeries() {
     LocalRun run(

@@ -10,6 +10,7 @@
 
 #include "dashboard/run_header.h"
 #include "launch/local_run.h"
+#include "temp_files.h"
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;
@@ -34,19 +35,15 @@ class TestResumeRun : public QObject {
   QTemporaryDir dir_;
 
   QString writeFile(const QString& name, const QByteArray& text) {
-    const QString path = dir_.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return {};
-    file.write(text);
-    return path;
+    return moe::test::writeTempFile(dir_, name, text);
   }
 
   // moe-train, started 1.5 s late: time to look at a resume whose history is in and whose
   // process has not written anything yet.
   QString slowStartProgram() {
-    const QString path = writeFile(
-        QStringLiteral("slow-start.sh"),
-        QByteArray("#!/bin/sh\nsleep 1.5\nexec '") + MOE_TRAIN_BIN + "' \"$@\"\n");
+    const QString path =
+        writeFile(QStringLiteral("slow-start.sh"),
+                  QByteArray("#!/bin/sh\nsleep 1.5\nexec '") + MOE_TRAIN_BIN + "' \"$@\"\n");
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
     return path;
   }
@@ -68,10 +65,9 @@ class TestResumeRun : public QObject {
     LocalRun run(s);
     run.start();
     [&] {
-      QTRY_VERIFY_WITH_TIMEOUT(
-          !run.series()->checkpoints().empty() &&
-              run.step() >= run.series()->checkpoints().back().step + 2,
-          kRunTimeoutMs);
+      QTRY_VERIFY_WITH_TIMEOUT(!run.series()->checkpoints().empty() &&
+                                   run.step() >= run.series()->checkpoints().back().step + 2,
+                               kRunTimeoutMs);
     }();
     hard ? run.kill() : run.cancel();
     waitForEnd(run);
@@ -89,16 +85,14 @@ class TestResumeRun : public QObject {
   }
 
  private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-  }
+  void initTestCase() { QVERIFY(dir_.isValid()); }
 
   void resumeShowsOnlyTheNewProcess() {
     const auto [run_dir, last_step] = stoppedRun(QStringLiteral("killed"), true);
     QVERIFY(last_step >= 6);
     const qint64 total = last_step + 6;
-    LocalRun resumed(resumeSpec(slowStartProgram(), run_dir,
-                                {QStringLiteral("train.steps=%1").arg(total)}));
+    LocalRun resumed(
+        resumeSpec(slowStartProgram(), run_dir, {QStringLiteral("train.steps=%1").arg(total)}));
     RunHeader header(&resumed, run_dir);
     QSignalSpy progress(&resumed, &LocalRun::progressChanged);
     QList<State> state_at_progress;
