@@ -52,11 +52,13 @@ void visit_config(Config& c, Visitor& v) {
   });
   v.section("parallel", [&] {
     auto& p = c.parallel;
+    v.field("nodes", p.nodes);
     v.field("nproc", p.nproc);
     v.field("backend", p.backend);
     v.field("expert_parallel", p.expert_parallel);
     v.field("adaptive_r", p.adaptive_r);
     v.field("a2a_overlap_degree", p.a2a_overlap_degree);
+    v.field("timeout_s", p.timeout_s);
   });
   v.section("train", [&] {
     auto& t = c.train;

@@ -37,11 +37,20 @@ struct MoeConfig {
   BiasBalancingConfig bias_balancing;
 };
 
+// parallel.adaptive_r's value for "auto" in JSON: the engine picks r for the placement.
+inline constexpr int64_t kAdaptiveRAuto = -1;
+
+// One run spans world_size() = nodes x nproc processes (ranks); the layout rules are in
+// protocol/parallel_layout.h.
 struct ParallelConfig {
-  int64_t nproc = 1;
+  int64_t nodes = 1;
+  int64_t nproc = 1;  // processes per node
   std::string backend = "auto";
   bool expert_parallel = true;
-  int64_t adaptive_r = 1, a2a_overlap_degree = 1;
+  int64_t adaptive_r = 1;  // 0, 1, a divisor of the sharding degree, or kAdaptiveRAuto
+  int64_t a2a_overlap_degree = 1;
+  double timeout_s = 300;  // collective time-out: a dead or stalled rank stops the others
+  int64_t world_size() const { return nodes * nproc; }
 };
 
 struct TrainConfig {
