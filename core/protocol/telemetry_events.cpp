@@ -98,6 +98,33 @@ nlohmann::json to_json(const RunEndEvent& e) {
   return j;
 }
 
+nlohmann::json to_json(const RanksEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["ranks"] = nlohmann::json::array();
+  for (const RankFigures& r : e.ranks) {
+    j["ranks"].push_back({{"rank", r.rank},
+                          {"host", r.host},
+                          {"step_ms", r.step_ms},
+                          {"compute_ms", r.compute_ms},
+                          {"a2a_ms", r.a2a_ms},
+                          {"allreduce_ms", r.allreduce_ms},
+                          {"tokens", r.tokens},
+                          {"peak_bytes", r.peak_bytes}});
+  }
+  return j;
+}
+
+nlohmann::json to_json(const AdaptiveREvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["r"] = e.r;
+  j["tried"] = nlohmann::json::object();  // JSON keys are strings: r as decimal text
+  for (const auto& [r, ms] : e.tried) j["tried"][std::to_string(r)] = ms;
+  j["reason"] = e.reason;
+  return j;
+}
+
 nlohmann::json to_json(const TelemetryEvent& e) {
   return std::visit([](const auto& event) { return to_json(event); }, e);
 }

@@ -103,8 +103,36 @@ struct RunEndEvent {
   std::optional<std::string> error;  // written when present (status "failed")
 };
 
-using TelemetryEvent = std::variant<RunStartEvent, StepEvent, ExpertLoadEvent, PhasesEvent,
-                                    EvalEvent, CheckpointEvent, LogEvent, RunEndEvent>;
+// One rank's figures for one logged step (an entry of RanksEvent).
+struct RankFigures {
+  int64_t rank = 0;
+  std::string host;
+  double step_ms = 0, compute_ms = 0, a2a_ms = 0, allreduce_ms = 0;
+  int64_t tokens = 0, peak_bytes = 0;
+};
+
+// W > 1: one entry per rank, gathered to rank 0 every logged step.
+struct RanksEvent {
+  static constexpr std::string_view kType = "ranks";
+  double t = 0;
+  int64_t step = 0;
+  std::vector<RankFigures> ranks;
+};
+
+// parallel.adaptive_r "auto": the r chosen at `step`, and the measured ms per step of every r
+// tried (r -> ms).
+struct AdaptiveREvent {
+  static constexpr std::string_view kType = "adaptive_r";
+  double t = 0;
+  int64_t step = 0;
+  int64_t r = 0;
+  std::map<int64_t, double> tried;
+  std::string reason;
+};
+
+using TelemetryEvent =
+    std::variant<RunStartEvent, StepEvent, ExpertLoadEvent, PhasesEvent, EvalEvent, CheckpointEvent,
+                 LogEvent, RunEndEvent, RanksEvent, AdaptiveREvent>;
 
 // The event as a JSON object with "v", "type", "t" and its fields.
 nlohmann::json to_json(const RunStartEvent& e);
@@ -115,6 +143,8 @@ nlohmann::json to_json(const EvalEvent& e);
 nlohmann::json to_json(const CheckpointEvent& e);
 nlohmann::json to_json(const LogEvent& e);
 nlohmann::json to_json(const RunEndEvent& e);
+nlohmann::json to_json(const RanksEvent& e);
+nlohmann::json to_json(const AdaptiveREvent& e);
 nlohmann::json to_json(const TelemetryEvent& e);
 
 // "step", "run_end", ...

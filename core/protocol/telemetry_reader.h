@@ -5,8 +5,10 @@
 // keys are ignored; a line that is not a JSON object, lacks "v"/"type"/"t", or has a field of the
 // wrong type is counted as malformed. null is read as NaN where a number is expected (writers emit
 // null for NaN/inf). Every field of docs/PROTOCOL.md, "Telemetry", is required except
-// eval.accuracy, run_end.error and run_start's descriptive strings (device, host, engine_version,
-// torch_version: default ""). expert_load's counts, kept and importance must have the same length.
+// eval.accuracy, run_end.error and the descriptive strings (run_start's device, host,
+// engine_version, torch_version; ranks[].host; adaptive_r.reason: default ""). expert_load's
+// counts, kept and importance must have the same length; a ranks event names each rank (>= 0)
+// once; adaptive_r.tried's keys are integers written in decimal ("0", "12").
 #pragma once
 
 #include <cstddef>

@@ -102,7 +102,20 @@ std::vector<TelemetryEvent> all_events() {
   done.status = "completed";
   done.error.reset();
 
-  return {start, step, load, phases, eval, eval_lm, ckpt, log, end, done};
+  RanksEvent ranks;
+  ranks.t = 1.8;
+  ranks.step = 3;
+  ranks.ranks = {{0, "node-a", 165.5, 120.25, 30.5, 12.75, 2048, int64_t{3} << 33},
+                 {1, "node-b", 171.0, 118.0, 38.0, 13.5, 1984, 1 << 30}};
+
+  AdaptiveREvent adaptive;
+  adaptive.t = 1.9;
+  adaptive.step = 3;
+  adaptive.r = 1;
+  adaptive.tried = {{0, 12.5}, {1, 9.125}, {12, 10.0}};
+  adaptive.reason = "r=1 fastest of 3";
+
+  return {start, step, load, phases, eval, eval_lm, ckpt, log, end, done, ranks, adaptive};
 }
 
 TEST(TelemetryRoundTrip, EveryEventThroughStreamAndFile) {
@@ -141,6 +154,33 @@ TEST(TelemetryRoundTrip, EveryEventThroughStreamAndFile) {
   EXPECT_EQ(std::get<LogEvent>(back[7]).msg, "line one\nline \"two\" \xc3\xbc");
   EXPECT_EQ(std::get<RunEndEvent>(back[8]).error, "out of memory");
   EXPECT_EQ(event_time(back[1]), 1.5);
+  const auto& ranks = std::get<RanksEvent>(back[10]);
+  ASSERT_EQ(ranks.ranks.size(), 2u);
+  EXPECT_EQ(ranks.ranks[1].host, "node-b");
+  EXPECT_EQ(ranks.ranks[1].a2a_ms, 38.0);
+  EXPECT_EQ(ranks.ranks[0].peak_bytes, int64_t{3} << 33);
+  const auto& adaptive = std::get<AdaptiveREvent>(back[11]);
+  EXPECT_EQ(adaptive.r, 1);
+  EXPECT_EQ(adaptive.tried.at(12), 10.0);
+  EXPECT_EQ(adaptive.reason, "r=1 fastest of 3");
+}
+
+TEST(TelemetryWriterFormat, ParallelEventsKeys) {
+  RanksEvent ranks;
+  ranks.step = 5;
+  ranks.ranks = {{0, "h", 1.5, 1.0, 0.25, 0.125, 64, 1024}};
+  EXPECT_EQ(event_line(to_json(ranks)),
+            R"({"v":1,"type":"ranks","t":0.0,"ranks":[{"a2a_ms":0.25,"allreduce_ms":0.125,)"
+            R"("compute_ms":1.0,"host":"h","peak_bytes":1024,"rank":0,"step_ms":1.5,)"
+            R"("tokens":64}],"step":5})");
+  AdaptiveREvent adaptive;
+  adaptive.step = 7;
+  adaptive.r = 1;
+  adaptive.tried = {{0, 12.5}, {1, 9.1}};
+  adaptive.reason = "why";
+  EXPECT_EQ(event_line(to_json(adaptive)),
+            R"({"v":1,"type":"adaptive_r","t":0.0,"r":1,"reason":"why","step":7,)"
+            R"("tried":{"0":12.5,"1":9.1}})");
 }
 
 TEST(TelemetryWriterFormat, HeaderKeysFirstOneLine) {

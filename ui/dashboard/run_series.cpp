@@ -27,7 +27,7 @@ void putByStep(std::vector<Event>& list, Event&& e) {
 }
 
 int64_t configInt(const nlohmann::json& config, const char* section, const char* key,
-                   int64_t fallback) {
+                  int64_t fallback) {
   auto s = config.find(section);
   if (s == config.end() || !s->is_object()) return fallback;
   auto k = s->find(key);
@@ -72,6 +72,8 @@ void RunSeries::clear() {
   phase_changes_.clear();
   evals_.clear();
   checkpoints_.clear();
+  ranks_.clear();
+  adaptive_r_.clear();
   logs_.clear();
   run_end_.reset();
   run_start_version_ = run_end_version_ = 0;
@@ -178,6 +180,14 @@ void RunSeries::take(protocol::LogEvent& e, uint64_t version) {
     logs_.pop_front();
     ++logs_dropped_;
   }
+}
+
+void RunSeries::take(protocol::RanksEvent& e, uint64_t) {
+  putByStep(ranks_, std::move(e));
+}
+
+void RunSeries::take(protocol::AdaptiveREvent& e, uint64_t) {
+  putByStep(adaptive_r_, std::move(e));
 }
 
 void RunSeries::take(protocol::RunEndEvent& e, uint64_t version) {

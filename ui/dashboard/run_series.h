@@ -65,12 +65,12 @@ class RunSeries {
   // One layer's expert_load at `step` (or the latest before it); the newest without a step.
   // importance is only held for a layer's newest row: empty for any older row.
   std::optional<protocol::ExpertLoadEvent> expertLoad(int64_t layer,
-                                                       std::optional<int64_t> step = {}) const;
+                                                      std::optional<int64_t> step = {}) const;
   // Every layer's newest expertLoad (the layers x experts view), by layer.
   std::vector<protocol::ExpertLoadEvent> latestExpertLoads() const;
   // Experts x steps of one layer, averaged into at most `max_bins` bins (the heatmap).
   LoadMatrix loadMatrix(int64_t layer, const StepRange& range, size_t max_bins,
-                         LoadValue value = LoadValue::kCounts) const;
+                        LoadValue value = LoadValue::kCounts) const;
   std::vector<protocol::EvalEvent> evals() const;
   std::vector<protocol::CheckpointEvent> checkpoints() const;
   std::optional<protocol::RunEndEvent> runEnd() const;
@@ -98,6 +98,8 @@ class RunSeries {
   void take(protocol::CheckpointEvent& e, uint64_t version);
   void take(protocol::LogEvent& e, uint64_t version);
   void take(protocol::RunEndEvent& e, uint64_t version);
+  void take(protocol::RanksEvent& e, uint64_t version);
+  void take(protocol::AdaptiveREvent& e, uint64_t version);
 
   void fillSmallRecords(RunSnapshot* out) const;
   RunSeriesStats statsLocked() const;
@@ -116,6 +118,8 @@ class RunSeries {
   detail::ChangeLog phase_changes_;
   std::vector<protocol::EvalEvent> evals_;
   std::vector<protocol::CheckpointEvent> checkpoints_;
+  std::vector<protocol::RanksEvent> ranks_;
+  std::vector<protocol::AdaptiveREvent> adaptive_r_;
   std::deque<std::pair<uint64_t, protocol::LogEvent>> logs_;  // with the version that added it
   std::optional<protocol::RunEndEvent> run_end_;
   uint64_t run_start_version_ = 0, run_end_version_ = 0;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <variant>
 
 #include "protocol/telemetry_reader.h"
 #include "protocol/telemetry_writer.h"
@@ -18,6 +19,17 @@ void check_round_trip(const TelemetryEvent& e) {
   std::optional<TelemetryEvent> back = parse_event_line(line, &kind);
   if (!back || kind != LineKind::kEvent) __builtin_trap();
   if (event_type(*back) != event_type(e)) __builtin_trap();
+  // The multi-process events keep their entries: the dashboard indexes ranks and r by them.
+  if (const auto* ranks = std::get_if<RanksEvent>(&e)) {
+    if (std::get<RanksEvent>(*back).ranks.size() != ranks->ranks.size()) __builtin_trap();
+  }
+  if (const auto* adaptive = std::get_if<AdaptiveREvent>(&e)) {
+    const auto& tried = std::get<AdaptiveREvent>(*back).tried;
+    if (tried.size() != adaptive->tried.size()) __builtin_trap();
+    for (const auto& [r, ms] : adaptive->tried) {
+      if (tried.count(r) == 0) __builtin_trap();
+    }
+  }
 }
 
 }  // namespace
