@@ -4,6 +4,8 @@
 // A visitor provides:
 //   template <class T> void field(const char* key, T& value);   // T: int64_t, double, bool, string
 //   template <class F> void section(const char* key, F&& body);  // a nested object
+//   template <class I> void int_or_auto(const char* key, I& value, int64_t auto_value);
+//       // I: int64_t. An integer >= 0, or the string "auto" in JSON, held as `auto_value`.
 #pragma once
 
 #include "protocol/run_config.h"
@@ -56,7 +58,7 @@ void visit_config(Config& c, Visitor& v) {
     v.field("nproc", p.nproc);
     v.field("backend", p.backend);
     v.field("expert_parallel", p.expert_parallel);
-    v.field("adaptive_r", p.adaptive_r);
+    v.int_or_auto("adaptive_r", p.adaptive_r, kAdaptiveRAuto);
     v.field("a2a_overlap_degree", p.a2a_overlap_degree);
     v.field("timeout_s", p.timeout_s);
   });

@@ -1,12 +1,46 @@
 #include "protocol/config_overrides.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "protocol/config_fields.h"
 #include "protocol/json_text.h"
 #include "protocol/run_config.h"
 
 namespace moe::protocol {
 namespace {
+
+// The dotted keys that also take "auto" (config_fields.h, int_or_auto).
+class AutoKeys {
+ public:
+  template <class T>
+  void field(const char*, const T&) {}
+
+  void int_or_auto(const char* key, const int64_t&, int64_t) { keys.push_back(prefix_ + key); }
+
+  template <class F>
+  void section(const char* key, F&& body) {
+    const std::string outer = prefix_;
+    prefix_ += std::string(key) + ".";
+    body();
+    prefix_ = outer;
+  }
+
+  std::vector<std::string> keys;
+
+ private:
+  std::string prefix_;
+};
+
+bool takes_auto(const std::string& key) {
+  static const std::vector<std::string> keys = [] {
+    AutoKeys visitor;
+    const RunConfig defaults;
+    detail::visit_config(defaults, visitor);
+    return visitor.keys;
+  }();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
 
 std::string dotted_to_pointer(const std::vector<std::string>& parts) {
   std::string pointer;
@@ -66,6 +100,15 @@ nlohmann::json convert(const nlohmann::json& def, const std::string& text, std::
   return nullptr;
 }
 
+// An int_or_auto key: "auto", or an integer >= 0 (the message parse_config gives too).
+nlohmann::json convert_int_or_auto(const std::string& text, std::string* error) {
+  if (trim(text) == "auto") return "auto";
+  nlohmann::json number = convert(nlohmann::json(int64_t{0}), text, error);
+  if (error->empty() && number.get<int64_t>() >= 0) return number;
+  *error = "expected an integer >= 0 or \"auto\", got " + detail::quote(text);
+  return nullptr;
+}
+
 }  // namespace
 
 OverrideError::OverrideError(std::string key, std::string message)
@@ -91,7 +134,8 @@ void apply_override(nlohmann::json& config_json, const std::string& assignment) 
   if (def->is_object()) throw OverrideError(key, "is a section, not a value; set one of its keys");
 
   std::string error;
-  nlohmann::json value = convert(*def, text, &error);
+  nlohmann::json value =
+      takes_auto(key) ? convert_int_or_auto(text, &error) : convert(*def, text, &error);
   if (!error.empty()) throw OverrideError(key, error);
 
   // Check the path first so a failure leaves config_json untouched.

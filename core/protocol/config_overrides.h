@@ -26,7 +26,8 @@ class OverrideError : public ConfigError {
 // Applies "key.path=value" to `config_json` (a config object; null counts as an empty one).
 // The key must name a value of RunConfig (not a section); value is read as that key's type:
 // integers and numbers as JSON numbers (8, 8.0, 3e-4; integers must be integral), booleans as
-// true/false, strings verbatim (everything after the first '=', so `name=a=b` sets "a=b").
+// true/false, strings verbatim (everything after the first '=', so `name=a=b` sets "a=b"); a key
+// that takes "auto" (parallel.adaptive_r) takes `auto` or an integer >= 0.
 // Missing sections are created. Throws OverrideError; `config_json` is unchanged on error.
 void apply_override(nlohmann::json& config_json, const std::string& assignment);
 

@@ -8,7 +8,9 @@
 #include <system_error>
 
 #include "protocol/config_enums.h"
+#include "protocol/config_fields.h"
 #include "protocol/json_text.h"
+#include "protocol/parallel_layout.h"
 
 namespace moe::protocol {
 namespace {
@@ -76,6 +78,27 @@ class Checker {
   std::vector<ConfigProblem>& out_;
 };
 
+// Lists every key's JSON pointer in the documented order (config_fields.h).
+struct KeyOrder {
+  std::vector<std::string>& pointers;
+  std::string prefix;
+
+  template <class T>
+  void field(const char* key, const T&) {
+    pointers.push_back(prefix + "/" + key);
+  }
+  void int_or_auto(const char* key, const int64_t&, int64_t) {
+    pointers.push_back(prefix + "/" + key);
+  }
+  template <class F>
+  void section(const char* key, F&& body) {
+    const std::string outer = prefix;
+    prefix += std::string("/") + key;
+    body();
+    prefix = outer;
+  }
+};
+
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
          c == '_' || c == '-';
@@ -127,15 +150,6 @@ void check_model(const RunConfig& c, Checker& k) {
 void check_moe(const RunConfig& c, Checker& k) {
   const MoeConfig& m = c.moe;
   k.between("/moe/experts", m.experts, 1, limits::kMaxExperts);
-  // Expert parallelism either splits the experts over the ranks or shards each expert over
-  // nproc / experts ranks (Tutel's rule): one count must divide the other.
-  const int64_t nproc = c.parallel.nproc;
-  if (c.parallel.expert_parallel && nproc > 1 && m.experts >= 1 && m.experts % nproc != 0 &&
-      nproc % m.experts != 0) {
-    k.add("/moe/experts", "must be a multiple or a divisor of parallel.nproc (" +
-                              std::to_string(nproc) + ") with expert parallelism, got " +
-                              std::to_string(m.experts));
-  }
   k.between("/moe/top_k", m.top_k, 1, std::max<int64_t>(m.experts, 1), "moe.experts");
   k.between("/moe/hidden", m.hidden, 1, limits::kMaxHidden);
   k.one_of("/moe/activation", m.activation, kActivations);
@@ -160,28 +174,51 @@ void check_moe(const RunConfig& c, Checker& k) {
   k.non_negative("/moe/bias_balancing/rate", m.bias_balancing.rate);
 }
 
+// Ranges of the parallel keys; the rules between them and the rest of the config are the
+// layout's (parallel_layout.h).
 void check_parallel(const RunConfig& c, Checker& k) {
   const ParallelConfig& p = c.parallel;
+  k.between("/parallel/nodes", p.nodes, 1, limits::kMaxProcs);
   k.between("/parallel/nproc", p.nproc, 1, limits::kMaxProcs);
-  if (k.one_of("/parallel/backend", p.backend, kBackends) && p.backend == "nccl" &&
-      c.train.device == "cpu") {
-    k.add("/parallel/backend", "\"nccl\" needs a GPU, but train.device is \"cpu\"");
+  if (p.nodes >= 1 && p.nproc >= 1 && p.nodes <= limits::kMaxProcs &&
+      p.nproc <= limits::kMaxProcs && p.world_size() > limits::kMaxProcs) {
+    k.add("/parallel/nproc", "parallel.nodes x parallel.nproc must be at most " +
+                                 std::to_string(limits::kMaxProcs) + " ranks, got " +
+                                 std::to_string(p.world_size()));
   }
-  k.at_least("/parallel/adaptive_r", p.adaptive_r, 1);
-  k.at_least("/parallel/a2a_overlap_degree", p.a2a_overlap_degree, 1);
+  k.one_of("/parallel/backend", p.backend, kBackends);
+  if (k.finite("/parallel/timeout_s", p.timeout_s) &&
+      !(p.timeout_s > 0 && p.timeout_s <= limits::kMaxTimeoutS)) {
+    k.add("/parallel/timeout_s", "must be > 0 and at most " + format_number(limits::kMaxTimeoutS) +
+                                     " (a week), got " + format_number(p.timeout_s));
+  }
+}
+
+// The layout's problems on the config's own world; none while the world itself is out of range.
+std::vector<ConfigProblem> config_layout_problems(const RunConfig& c) {
+  const ParallelConfig& p = c.parallel;
+  const bool world_ok = p.nodes >= 1 && p.nproc >= 1 && p.nodes <= limits::kMaxProcs &&
+                        p.nproc <= limits::kMaxProcs && p.world_size() <= limits::kMaxProcs;
+  return world_ok ? layout_problems(c, p.world_size()) : std::vector<ConfigProblem>{};
+}
+
+// Each key's position in the documented key order, "" (the whole document) first.
+std::size_t key_position(const std::string& pointer) {
+  static const std::vector<std::string> order = [] {
+    std::vector<std::string> out{""};
+    KeyOrder visitor{out, ""};
+    const RunConfig defaults;
+    detail::visit_config(defaults, visitor);
+    return out;
+  }();
+  auto it = std::find(order.begin(), order.end(), pointer);
+  return static_cast<std::size_t>(it - order.begin());
 }
 
 void check_train(const RunConfig& c, Checker& k) {
   const TrainConfig& t = c.train;
   k.at_least("/train/steps", t.steps, 1);
   k.between("/train/batch_size", t.batch_size, 1, limits::kMaxBatchSize);
-  // batch_size is global; every data-parallel rank takes an equal slice (docs/PROTOCOL.md,
-  // "RunConfig").
-  if (t.batch_size >= 1 && c.parallel.nproc >= 1 && t.batch_size % c.parallel.nproc != 0) {
-    k.add("/train/batch_size", "must be divisible by parallel.nproc (" +
-                                   std::to_string(c.parallel.nproc) + "), got " +
-                                   std::to_string(t.batch_size));
-  }
   k.at_least("/train/grad_accum", t.grad_accum, 1);
   k.one_of("/train/optimizer", t.optimizer, kOptimizers);
   k.positive("/train/lr", t.lr);
@@ -237,6 +274,11 @@ std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptio
   check_train(config, k);
   check_data(config, options, k);
   k.at_least("/telemetry/every", config.telemetry.every, 1);
+  for (ConfigProblem& p : config_layout_problems(config)) problems.push_back(std::move(p));
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const ConfigProblem& a, const ConfigProblem& b) {
+                     return key_position(a.pointer) < key_position(b.pointer);
+                   });
   return problems;
 }
 

@@ -25,6 +25,7 @@ inline constexpr int64_t kMaxHidden = 1 << 20;
 inline constexpr int64_t kMaxProcs = 1 << 16;
 inline constexpr int64_t kMaxBatchSize = 1 << 24;
 inline constexpr int64_t kMaxThreads = 1 << 12;
+inline constexpr double kMaxTimeoutS = 7 * 24 * 3600.0;  // parallel.timeout_s: a week
 inline constexpr size_t kMaxNameLength = 100;  // run_id = <timestamp>-<name> is a directory name
 // A capacity factor of E already keeps every choice (C >= k*N); larger values only risk overflow.
 inline constexpr double kMaxAbsCapacityFactor = static_cast<double>(kMaxExperts);
@@ -36,7 +37,9 @@ struct ValidateOptions {
   bool check_files = true;
 };
 
-// Every problem of `config`, in key order; empty when the config can run.
+// Every problem of `config`, in key order; empty when the config can run. The parallel layout's
+// rules are checked on the config's own world, parallel.nodes x parallel.nproc
+// (parallel_layout.h: layout_problems).
 std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptions& options = {});
 
 // parse_config + validate: every problem of both kinds at once (what the GUI shows while the user

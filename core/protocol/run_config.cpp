@@ -19,6 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using detail::describe_json;
 
+// How an int_or_auto key (config_fields.h) writes its automatic value in JSON.
+constexpr const char* kAutoText = "auto";
+
 // A config is a few KB; anything this large is the wrong file, not worth reading into memory.
 constexpr std::uintmax_t kMaxConfigFileBytes = 16u << 20;
 
@@ -31,6 +34,14 @@ class WriteVisitor {
   template <class T>
   void field(const char* key, const T& value) {
     (*stack_.back())[key] = value;
+  }
+
+  void int_or_auto(const char* key, const int64_t& value, int64_t auto_value) {
+    if (value == auto_value) {
+      (*stack_.back())[key] = kAutoText;
+    } else {
+      field(key, value);
+    }
   }
 
   template <class F>
@@ -86,6 +97,27 @@ class ParseVisitor {
     auto it = frame.object->find(key);
     if (it == frame.object->end()) return;  // missing keys keep their default
     read(*it, frame.pointer + "/" + key, value);
+  }
+
+  void int_or_auto(const char* key, int64_t& value, int64_t auto_value) {
+    Frame& frame = stack_.back();
+    frame.known.emplace_back(key);
+    if (!frame.object) return;
+    auto it = frame.object->find(key);
+    if (it == frame.object->end()) return;
+    if (it->is_string() && it->get<std::string>() == kAutoText) {
+      value = auto_value;
+      return;
+    }
+    std::optional<int64_t> v = detail::json_to_int64(*it, nullptr);
+    if (v && *v >= 0) {
+      value = *v;
+      return;
+    }
+    const std::string got =
+        it->is_string() ? detail::quote(it->get<std::string>()) : describe_json(*it);
+    problems_.push_back(
+        {frame.pointer + "/" + key, "expected an integer >= 0 or \"auto\", got " + got});
   }
 
   template <class F>

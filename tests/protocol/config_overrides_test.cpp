@@ -72,6 +72,28 @@ TEST(Overrides, BadValues) {
   EXPECT_EQ(j, json::object()) << "a failed override must not change the config";
 }
 
+TEST(Overrides, AdaptiveRTakesAutoOrAnIntegerAtLeastZero) {
+  json j = json::object();
+  apply_overrides(j, {"parallel.adaptive_r=auto", "parallel.nodes=2", "parallel.timeout_s=30"});
+  EXPECT_EQ(j["parallel"]["adaptive_r"], "auto");
+  RunConfig c = config_from_json(j);
+  EXPECT_EQ(c.parallel.adaptive_r, kAdaptiveRAuto);
+  EXPECT_EQ(c.parallel.world_size(), 2);
+  EXPECT_DOUBLE_EQ(c.parallel.timeout_s, 30.0);
+  apply_override(j, "parallel.adaptive_r= 4");
+  EXPECT_EQ(config_from_json(j).parallel.adaptive_r, 4);
+  apply_override(j, "parallel.adaptive_r=0");
+  EXPECT_EQ(config_from_json(j).parallel.adaptive_r, 0);
+  EXPECT_EQ(override_error(j, "parallel.adaptive_r=fast"),
+            R"(parallel.adaptive_r: expected an integer >= 0 or "auto", got "fast")");
+  EXPECT_EQ(override_error(j, "parallel.adaptive_r=-1"),
+            R"(parallel.adaptive_r: expected an integer >= 0 or "auto", got "-1")");
+  EXPECT_EQ(override_error(j, "parallel.adaptive_r=1.5"),
+            R"(parallel.adaptive_r: expected an integer >= 0 or "auto", got "1.5")");
+  // Only int_or_auto keys take "auto".
+  EXPECT_EQ(override_error(j, "moe.top_k=auto"), R"(moe.top_k: expected an integer, got "auto")");
+}
+
 TEST(Overrides, UnknownPaths) {
   json j = json::object();
   EXPECT_EQ(override_error(j, "moe.topk=4"), "moe.topk: unknown key");

@@ -89,16 +89,28 @@ const RuleCase kRules[] = {
     {R"({"moe": {"every": 0}})", "/moe/every", ""},
     {R"({"moe": {"bias_balancing": {"rate": -1}}})", "/moe/bias_balancing/rate", ""},
     {R"({"parallel": {"nproc": 0}})", "/parallel/nproc", ""},
+    {R"({"parallel": {"nodes": 0}})", "/parallel/nodes", "must be between 1 and 65536, got 0"},
+    {R"({"parallel": {"nodes": 512, "nproc": 256}, "train": {"batch_size": 131072}})",
+     "/parallel/nproc", "parallel.nodes x parallel.nproc must be at most 65536 ranks, got 131072"},
+    {R"({"parallel": {"timeout_s": 0}})", "/parallel/timeout_s",
+     "must be > 0 and at most 604800 (a week), got 0"},
+    {R"({"parallel": {"timeout_s": 1e9}})", "/parallel/timeout_s", ""},
     {R"({"parallel": {"nproc": 2, "expert_parallel": true}, "moe": {"experts": 3, "top_k": 1}})",
      "/moe/experts", ""},
     {R"({"parallel": {"backend": "mpi"}})", "/parallel/backend", ""},
     {R"({"parallel": {"backend": "nccl"}, "train": {"device": "cpu"}})", "/parallel/backend", ""},
-    {R"({"parallel": {"adaptive_r": 0}})", "/parallel/adaptive_r", ""},
+    {R"({"parallel": {"adaptive_r": 2}})", "/parallel/adaptive_r",
+     R"(must be "auto" or one of 0, 1 for 8 experts on 1 rank, got 2)"},
+    {R"({"parallel": {"nodes": 2, "nproc": 4, "adaptive_r": 3}, "moe": {"experts": 2, "top_k": 1}})",
+     "/parallel/adaptive_r",
+     R"(must be "auto" or one of 0, 1, 2, 4 for 2 experts on 8 ranks (each expert in 4 shards), got 3)"},
     {R"({"parallel": {"a2a_overlap_degree": 0}})", "/parallel/a2a_overlap_degree", ""},
     {R"({"train": {"steps": 0}})", "/train/steps", ""},
     {R"({"train": {"batch_size": 0}})", "/train/batch_size", ""},
     {R"({"train": {"batch_size": 10}, "parallel": {"nproc": 4}})", "/train/batch_size",
-     "must be divisible by parallel.nproc (4), got 10"},
+     "must be divisible by the number of ranks (4), got 10"},
+    {R"({"train": {"batch_size": 16}, "parallel": {"nodes": 4, "nproc": 8}})", "/train/batch_size",
+     "must be divisible by the number of ranks (32), got 16: more ranks than the batch has rows"},
     {R"({"train": {"grad_accum": 0}})", "/train/grad_accum", ""},
     {R"({"train": {"optimizer": "adam"}})", "/train/optimizer", ""},
     {R"({"train": {"lr": 0}})", "/train/lr", "must be > 0, got 0"},
@@ -141,6 +153,33 @@ TEST(Validate, AcceptsBoundaryValues) {
     "parallel": {"nproc": 4, "backend": "nccl"},
     "train": {"batch_size": 8, "momentum": 0.99, "device": "cuda", "threads": 0}})"));
   EXPECT_THAT(formatted(check(j)), IsEmpty());
+}
+
+TEST(Validate, ParallelRulesUseNodesTimesNproc) {
+  RunConfig c;
+  c.parallel.nodes = 2;
+  c.parallel.nproc = 3;  // 6 ranks: 8 experts are neither a multiple nor a divisor
+  c.train.batch_size = 12;
+  EXPECT_THAT(formatted(validate(c)),
+              ElementsAre("/moe/experts: must be a multiple or a divisor of the number of ranks "
+                          "(6) with expert parallelism, got 8"));
+  c.moe.experts = 12;
+  c.parallel.adaptive_r = kAdaptiveRAuto;
+  EXPECT_THAT(validate(c), IsEmpty());
+}
+
+TEST(Validate, ProblemsComeInKeyOrder) {
+  RunConfig c;
+  c.parallel.nproc = 3;
+  c.parallel.backend = "nccl";
+  c.parallel.a2a_overlap_degree = 0;
+  c.parallel.timeout_s = -1;
+  c.train.device = "cpu";
+  c.train.batch_size = 4;
+  c.telemetry.every = 0;
+  EXPECT_THAT(pointers(validate(c)),
+              ElementsAre("/moe/experts", "/parallel/backend", "/parallel/a2a_overlap_degree",
+                          "/parallel/timeout_s", "/train/batch_size", "/telemetry/every"));
 }
 
 TEST(Validate, ExpertParallelShardingRule) {

@@ -39,8 +39,8 @@ TEST(RunConfigDefaults, MatchSpec) {
             "batch_prioritized_routing": false, "postscore": true, "fc1_bias": true,
             "fc2_bias": true, "aux_loss": "gshard", "cosine_proj_dim": 256, "cosine_init_t": 0.5,
             "every": 1, "bias_balancing": {"enabled": false, "rate": 0.001}},
-    "parallel": {"nproc": 1, "backend": "auto", "expert_parallel": true, "adaptive_r": 1,
-                 "a2a_overlap_degree": 1},
+    "parallel": {"nodes": 1, "nproc": 1, "backend": "auto", "expert_parallel": true,
+                 "adaptive_r": 1, "a2a_overlap_degree": 1, "timeout_s": 300.0},
     "train": {"steps": 100, "batch_size": 16, "grad_accum": 1, "optimizer": "adamw", "lr": 0.001,
               "weight_decay": 0.0, "momentum": 0.0, "schedule": "constant", "warmup_steps": 0,
               "dtype": "float32", "amp": false, "clip_grad_norm": 0.0, "aux_loss_weight": 0.01,
@@ -53,6 +53,38 @@ TEST(RunConfigDefaults, MatchSpec) {
   EXPECT_TRUE(j["moe"]["experts"].is_number_integer());
   EXPECT_TRUE(j["moe"]["capacity_factor"].is_number_float());
   EXPECT_TRUE(j["train"]["weight_decay"].is_number_float());
+  EXPECT_TRUE(j["parallel"]["timeout_s"].is_number_float());
+}
+
+TEST(RunConfigJson, AdaptiveRAutoIsWrittenAndReadAsAuto) {
+  RunConfig c;
+  c.parallel.adaptive_r = kAdaptiveRAuto;
+  const json j = to_json(c);
+  EXPECT_EQ(j["parallel"]["adaptive_r"], "auto");
+  EXPECT_EQ(config_from_json(j).parallel.adaptive_r, kAdaptiveRAuto);
+  EXPECT_EQ(config_from_json(json::parse(R"({"parallel": {"adaptive_r": 0}})")).parallel.adaptive_r,
+            0);
+}
+
+TEST(RunConfigParse, AdaptiveRTakesAnIntegerAtLeastZeroOrAuto) {
+  std::vector<ConfigProblem> problems;
+  parse_config(json::parse(R"({"parallel": {"adaptive_r": "fast"}})"), &problems);
+  parse_config(json::parse(R"({"parallel": {"adaptive_r": -1}})"), &problems);
+  parse_config(json::parse(R"({"parallel": {"adaptive_r": 1.5}})"), &problems);
+  parse_config(json::parse(R"({"parallel": {"adaptive_r": "AUTO"}})"), &problems);
+  EXPECT_THAT(
+      formatted(problems),
+      ElementsAre(R"(/parallel/adaptive_r: expected an integer >= 0 or "auto", got "fast")",
+                  R"(/parallel/adaptive_r: expected an integer >= 0 or "auto", got number -1)",
+                  R"(/parallel/adaptive_r: expected an integer >= 0 or "auto", got number 1.5)",
+                  R"(/parallel/adaptive_r: expected an integer >= 0 or "auto", got "AUTO")"));
+}
+
+TEST(RunConfigParse, AdaptiveRIsAKnownKey) {
+  std::vector<ConfigProblem> problems;
+  parse_config(json::parse(R"({"parallel": {"adaptive_r": 2, "adaptive": 1}})"), &problems);
+  EXPECT_THAT(formatted(problems),
+              ElementsAre(R"(/parallel/adaptive: unknown key (did you mean "adaptive_r"?))"));
 }
 
 TEST(RunConfigDefaults, EmptyObjectGivesDefaults) {
