@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "config_input.h"
+#include "dist/process_group.h"
 #include "protocol/config_overrides.h"
 #include "protocol/telemetry_writer.h"
 #include "train/checkpoint.h"
@@ -23,10 +24,37 @@ struct RunOptions {
   std::vector<std::string> overrides;
 };
 
-// Problems this build cannot run (float16 on CPU...), in validate's `file: <pointer>: msg` form.
-void check_runnable(const protocol::RunConfig& config, const std::string& file) {
-  const auto problems = unsupported_here(config);
+// Problems this build cannot run (float16 on CPU...) on `world` ranks, in validate's
+// `file: <pointer>: msg` form.
+void check_runnable(const protocol::RunConfig& config, const std::string& file, int64_t world) {
+  const auto problems = unsupported_here(config, world);
   if (!problems.empty()) throw InputError(problems_message(file, problems));
+}
+
+// A new run's directory: rank 0 makes it (and writes config.json), the other ranks are told where.
+RunDirectory new_run_directory(const RunOptions& o, const protocol::RunConfig& config,
+                               dist::ProcessGroup& group) {
+  if (group.rank() != 0) {
+    const std::string path = group.broadcast_string("", 0);
+    if (path.empty()) throw InputError("rank 0 could not set up the run directory (see its error)");
+    return existing_run_directory(path);
+  }
+  RunDirectory dir;
+  try {
+    dir = o.run_dir.empty() ? create_run_directory(o.runs_root, config.name)
+                            : use_run_directory(o.run_dir);
+    protocol::save_config_file(dir.config(), config);
+  } catch (...) {
+    group.broadcast_string("", 0);  // the others stop too, instead of waiting for a path
+    throw;
+  }
+  group.broadcast_string(dir.path, 0);
+  return dir;
+}
+
+std::string rank_stderr_log(const RunDirectory& dir, const dist::ProcessGroup& group) {
+  if (group.rank() == 0) return dir.stderr_log();
+  return dir.path + "/stderr.rank" + std::to_string(group.rank()) + ".log";
 }
 
 int run_training(const RunOptions& o) {
@@ -35,13 +63,14 @@ int run_training(const RunOptions& o) {
   if (!resuming && o.config.empty())
     throw InputError("run: --config FILE or --resume DIR is required");
 
+  const dist::RankLayout layout = dist::rank_layout_from_environment();
   RunDirectory dir;
   protocol::RunConfig config;
   std::optional<std::string> checkpoint;
   if (resuming) {
     dir = existing_run_directory(o.resume);
     config = load_valid_config(dir.config(), o.overrides);
-    check_runnable(config, dir.config());
+    check_runnable(config, dir.config(), layout.world_size);
     checkpoint = latest_checkpoint(dir.checkpoints());
     if (!checkpoint) {
       throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
@@ -49,21 +78,26 @@ int run_training(const RunOptions& o) {
     }
   } else {
     config = load_valid_config(o.config, o.overrides);
-    check_runnable(config, o.config);
-    dir = o.run_dir.empty() ? create_run_directory(o.runs_root, config.name)
-                            : use_run_directory(o.run_dir);
+    check_runnable(config, o.config, layout.world_size);
   }
-  const auto save_config = [&] { protocol::save_config_file(dir.config(), config); };
-  if (!resuming) save_config();
-
   install_stop_handlers();
-  protocol::TelemetryWriter telemetry(&std::cout, dir.metrics());
-  RunLog log(&telemetry, dir.stderr_log());
+  dist::ProcessGroup group(
+      layout, config.parallel.backend,
+      std::chrono::milliseconds(static_cast<int64_t>(config.parallel.timeout_s * 1000.0)));
+  if (!resuming) dir = new_run_directory(o, config, group);
+
+  // Rank 0 speaks for the run (stdout, metrics.jsonl); every rank keeps its own stderr log.
+  const bool speaks = group.rank() == 0;
+  protocol::TelemetryWriter telemetry(speaks ? &std::cout : nullptr,
+                                      speaks ? dir.metrics() : std::string());
+  RunLog log(speaks ? &telemetry : nullptr, rank_stderr_log(dir, group));
   TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}};
   // A resumed run's overrides replace config.json only once the checkpoint fits them: a --set
   // that does not fit must not spoil the next plain --resume.
-  if (resuming && !o.overrides.empty()) options.on_resumed = save_config;
-  Trainer trainer(config, dir, telemetry, log, options);
+  if (resuming && !o.overrides.empty() && speaks) {
+    options.on_resumed = [&] { protocol::save_config_file(dir.config(), config); };
+  }
+  Trainer trainer(config, dir, telemetry, log, group, options);
   int status = trainer.run();
   // Closing can report what writing did not (NFS, quotas): the files are then incomplete.
   telemetry.close_file();

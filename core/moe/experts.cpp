@@ -34,6 +34,13 @@ ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Act
   }
 }
 
+void ExpertsImpl::keep_experts(int64_t first, int64_t count) {
+  at::NoGradGuard no_grad;
+  for (at::Tensor* t : {&fc1_w_, &fc1_b_, &fc2_w_, &fc2_b_}) {
+    if (t->defined()) t->set_data(t->narrow(0, first, count).clone());
+  }
+}
+
 at::Tensor ExpertsImpl::forward(const at::Tensor& d) {
   return expert_ffn(d, ExpertWeights{fc1_w_, fc1_b_, fc2_w_, fc2_b_}, act_);
 }

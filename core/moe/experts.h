@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <vector>
 
 namespace moe {
 
@@ -14,8 +15,16 @@ class ExpertsImpl : public torch::nn::Module {
  public:
   ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Activation act, bool fc1_bias,
               bool fc2_bias);
-  // dispatched [E, C, M] -> [E, C, M]
+  // dispatched [E, C, M] -> [E, C, M] (E: the experts this module holds)
   at::Tensor forward(const at::Tensor& dispatched);
+
+  // Expert parallelism: keep experts [first, first + count) only (their parameters shrink in
+  // place, so the module's parameter list and names stay as they are).
+  void keep_experts(int64_t first, int64_t count);
+  int64_t experts() const { return fc1_w_.size(0); }
+  Activation activation() const { return act_; }
+  // fc1_w, fc1_b, fc2_w, fc2_b (biases undefined when absent).
+  std::vector<at::Tensor> weights() const { return {fc1_w_, fc1_b_, fc2_w_, fc2_b_}; }
 
  private:
   Activation act_;

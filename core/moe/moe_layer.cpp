@@ -9,6 +9,7 @@
 
 #include "moe/aux_losses.h"
 #include "moe/dispatch_function.h"
+#include "moe/group_routing.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -62,10 +63,16 @@ at::Tensor MoeLayerImpl::gate_values(const at::Tensor& scores, const RoutingPlan
 
 at::Tensor MoeLayerImpl::auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
                                         const at::Tensor& scores, const RoutingPlan& plan) const {
-  if (config_.aux_loss == "gshard") return gshard_loss(scores, plan.counts[0]);
+  if (config_.aux_loss == "gshard") {
+    return gshard_loss(scores, plan.first_counts, plan.group_tokens);
+  }
   if (config_.aux_loss == "load_importance") {
+    GroupSum over_group;
+    if (group() && !group()->is_single()) {
+      over_group = [g = group()](const at::Tensor& t) { return all_reduce_sum(t, *g); };
+    }
     return load_importance_loss(at::softmax(logits, 1), noisy_logits, config_.gate_noise,
-                                plan.top_k);
+                                plan.top_k, over_group);
   }
   return at::zeros({}, scores.options());
 }
@@ -77,25 +84,46 @@ MoeLayerImpl::Routing MoeLayerImpl::route(const at::Tensor& tokens, at::ScalarTy
   r.noisy = r.logits;
   if (is_training() && config_.gate_noise > 0) {
     const double scale = config_.gate_noise / static_cast<double>(config_.experts);
-    r.noisy = r.logits + at::randn_like(r.logits) * scale;
+    r.noisy = r.logits + group_noise(r.logits) * scale;
   }
   r.scores = at::softmax(r.noisy, 1);
   RoutingOptions options{config_.top_k, config_.capacity_factor, config_.batch_prioritized_routing,
-                         alignment_, reduce_max_};
+                         alignment_};
   at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
-  r.plan = make_routing_plan(r.scores, bias, options);
+  r.plan = group() && !group()->is_single()
+               ? make_group_routing_plan(r.scores, bias, options, *group())
+               : make_routing_plan(r.scores, bias, options);
   r.gates = gate_values(r.scores, r.plan).to(dtype);
   return r;
 }
 
+at::Tensor MoeLayerImpl::group_noise(const at::Tensor& logits) const {
+  if (!group() || group()->is_single()) return at::randn_like(logits);
+  // Every rank draws the group's noise and keeps its rows: the same noise as one process would
+  // add to the concatenated batch, and every rank's generator stays in step.
+  const int64_t N = logits.size(0);
+  auto all = at::randn({N * group()->world_size(), logits.size(1)}, logits.options());
+  return all.narrow(0, N * group()->rank(), N);
+}
+
 LoadStats MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const {
-  auto stats = load_stats_from_counts(r.plan.demand, r.plan.kept, r.plan.capacity);
-  auto importance = r.scores.detach().mean(0).to(at::kDouble).contiguous();
-  stats.importance.assign(importance.data_ptr<double>(),
-                          importance.data_ptr<double>() + importance.numel());
-  stats.router_entropy = router_entropy(r.scores);
-  stats.l_aux = out.l_aux.item<double>();
-  stats.z_loss = out.z_loss.item<double>();
+  auto stats = load_stats_from_counts(r.plan.demand, r.plan.kept, r.plan.group_capacity);
+  // Per-token means of this rank, averaged over the group (every rank has as many tokens).
+  const int64_t E = config_.experts;
+  auto means = at::empty({E + 3}, at::kDouble);
+  means.narrow(0, 0, E).copy_(r.scores.detach().mean(0).to(at::kDouble));
+  means[E] = router_entropy(r.scores);
+  means[E + 1] = out.l_aux.item<double>();
+  means[E + 2] = out.z_loss.item<double>();
+  if (group() && !group()->is_single()) {
+    group()->all_reduce_sum(means);
+    means /= static_cast<double>(group()->world_size());
+  }
+  const double* m = means.data_ptr<double>();
+  stats.importance.assign(m, m + E);
+  stats.router_entropy = m[E];
+  stats.l_aux = m[E + 1];
+  stats.z_loss = m[E + 2];
   return stats;
 }
 
@@ -125,10 +153,7 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
     ScopedPhase phase("dispatch");
     dispatched = dispatch_tokens(tokens, dispatch_w, r.plan);
   }
-  {
-    ScopedPhase phase("experts");
-    expert_out = experts_->forward(dispatched);
-  }
+  expert_out = run_experts(dispatched, *experts_, placement_);
   {
     ScopedPhase phase("combine");
     out = combine_tokens(expert_out, combine_w, r.plan);
@@ -151,11 +176,24 @@ void MoeLayerImpl::set_selection_bias(const at::Tensor& bias) {
   selection_bias_ = bias.to(at::kFloat).contiguous().clone();
 }
 
-void MoeLayerImpl::update_selection_bias(
-    const std::function<void(std::vector<int64_t>&)>& reduce_demand) {
+void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts) {
+  placement_.group = &group;
+  placement_.first_expert = 0;
+  placement_.local_experts = config_.experts;
+  placement_.sharded = false;
+  const int64_t W = group.world_size();
+  if (!split_experts || W == 1) return;
+  TORCH_CHECK(config_.experts % W == 0, "expert parallelism over ", W,
+              " ranks needs a multiple of ", W, " experts, got ", config_.experts);
+  placement_.local_experts = config_.experts / W;
+  placement_.first_expert = group.rank() * placement_.local_experts;
+  placement_.sharded = true;
+  experts_->keep_experts(placement_.first_expert, placement_.local_experts);
+}
+
+void MoeLayerImpl::update_selection_bias() {
   if (!config_.bias_balancing.enabled) return;
-  auto demand = pending_demand_;
-  if (reduce_demand) reduce_demand(demand);
+  const auto demand = pending_demand_;
   std::fill(pending_demand_.begin(), pending_demand_.end(), 0);
   const double mean = std::accumulate(demand.begin(), demand.end(), 0.0) / demand.size();
   auto bias = selection_bias_.accessor<float, 1>();

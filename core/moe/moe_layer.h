@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "moe/expert_parallel.h"
 #include "moe/experts.h"
 #include "moe/gate.h"
 #include "moe/load_metrics.h"
@@ -31,13 +32,17 @@ class MoeLayerImpl : public torch::nn::Module {
   MoeOutput forward(const at::Tensor& x);
 
   // Aux-loss-free balancing (docs/ROUTING.md, "Aux-loss-free bias balancing"): call after each
-  // optimizer step. The demand summed since the last call is first passed through reduce (the sum
-  // over ranks) when given.
-  void update_selection_bias(
-      const std::function<void(std::vector<int64_t>&)>& reduce_demand = nullptr);
+  // optimizer step. The demand summed since the last call is already the group's (every rank
+  // routes the concatenated batch), so every rank's bias moves the same way.
+  void update_selection_bias();
 
-  // Max demand over the expert-parallel group, for dropless capacity.
-  void set_reduce_max_demand(std::function<int64_t(int64_t)> fn) { reduce_max_ = std::move(fn); }
+  // Runs this layer over `group` (docs/ROUTING.md, "Expert parallelism"): routing over the group's
+  // concatenated batch and, when `split_experts`, only this rank's experts kept (E % W == 0).
+  // Call before the optimizer sees the parameters.
+  void distribute(dist::ProcessGroup& group, bool split_experts);
+  // Tutel's adaptive r for the next forward passes (0 or 1; see ExpertPlacementOnGroup).
+  void set_adaptive_r(int64_t r) { placement_.r = r; }
+  const ExpertPlacementOnGroup& placement() const { return placement_; }
 
   const protocol::MoeConfig& config() const { return config_; }
   GateImpl& gate() { return *gate_; }
@@ -56,6 +61,9 @@ class MoeLayerImpl : public torch::nn::Module {
   MoeOutput forward_in_dtype(const at::Tensor& x);
   Routing route(const at::Tensor& tokens, at::ScalarType dtype);
   LoadStats load_stats(const Routing& r, const MoeOutput& out) const;
+  // randn like logits; across ranks, this rank's rows of the group's noise.
+  at::Tensor group_noise(const at::Tensor& logits) const;
+  dist::ProcessGroup* group() const { return placement_.group; }
   at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;
   at::Tensor auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
                             const at::Tensor& scores, const RoutingPlan& plan) const;
@@ -67,8 +75,8 @@ class MoeLayerImpl : public torch::nn::Module {
   std::shared_ptr<GateImpl> gate_;
   Experts experts_{nullptr};
   at::Tensor selection_bias_;            // [E] float32, not a parameter (checkpointed by name)
-  std::vector<int64_t> pending_demand_;  // demand since the last bias update
-  std::function<int64_t(int64_t)> reduce_max_;
+  std::vector<int64_t> pending_demand_;  // demand since the last bias update (over the group)
+  ExpertPlacementOnGroup placement_;
 };
 TORCH_MODULE(MoeLayer);
 

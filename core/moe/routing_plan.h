@@ -3,21 +3,25 @@
 // choice takes, the demand, the capacity and the slot map. It carries no gradient; gate values do.
 #include <torch/torch.h>
 
-#include <functional>
 #include <vector>
 
 #include "moe_kernels/dispatch.h"
 
 namespace moe {
 
+// Across ranks (make_group_routing_plan) the plan covers this rank's tokens, and its slots are
+// this rank's share of every expert's slots, compacted: `capacity` is then the buffer's slots per
+// expert, while group_capacity is the C the routing semantics use for the concatenated batch.
 struct RoutingPlan {
   int64_t tokens = 0, experts = 0, top_k = 0, capacity = 0;
-  at::Tensor idx;               // [k, N] int32, choice-major
-  at::Tensor loc;               // [k, N] int32, slot inside the expert; >= capacity means dropped
-  at::Tensor counts;            // [k, E] int64, c_j[e]
-  at::Tensor slot_map;          // [E, C] int64, j*N+n of the choice in each slot or -1
+  at::Tensor idx;       // [k, N] int32, choice-major
+  at::Tensor loc;       // [k, N] int32, slot inside the expert; >= capacity means dropped
+  at::Tensor slot_map;  // [E, C] int64, j*N+n of the choice in each slot or -1
+  // Over the whole group (equal to this rank's figures on one process):
+  int64_t group_tokens = 0, group_capacity = 0;
+  at::Tensor first_counts;      // [E] int64, c_0[e]: first choices (the gshard loss's f)
   std::vector<int64_t> demand;  // [E], all choices before capacity
-  std::vector<int64_t> kept;    // [E], min(demand, capacity)
+  std::vector<int64_t> kept;    // [E], min(demand, group_capacity)
 
   kernels::RoutingView view() const;
 };
@@ -27,8 +31,6 @@ struct RoutingOptions {
   double capacity_factor = 1.0;
   bool batch_prioritized = false;
   int64_t alignment = 1;
-  // Max demand over the expert-parallel group; identity on one process.
-  std::function<int64_t(int64_t)> reduce_max_demand;
 };
 
 // scores: [N, E] float32 or float64 (others are upcast for the choice only, which keeps the order).
@@ -36,5 +38,12 @@ struct RoutingOptions {
 // (docs/ROUTING.md:).
 RoutingPlan make_routing_plan(const at::Tensor& scores, const at::Tensor& selection_bias,
                               const RoutingOptions& options);
+
+// The building blocks both plans share. scores: [N, E] float32 or float64, contiguous.
+at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_bias, int64_t k);
+// Token order by descending top-1 score (ties: lower index first), from the top-1 scores [N].
+at::Tensor priority_order(const at::Tensor& top1_scores);
+// scores as routing reads them: detached, float32 or float64, contiguous.
+at::Tensor routing_scores(const at::Tensor& scores);
 
 }  // namespace moe

@@ -1,11 +1,15 @@
 #include "train/engine_support.h"
 
+#include <algorithm>
 #include <thread>
+
+#include "protocol/parallel_layout.h"
 
 namespace moe::train {
 
-std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config) {
-  std::vector<protocol::ConfigProblem> problems;
+std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
+                                                      int64_t world) {
+  std::vector<protocol::ConfigProblem> problems = protocol::layout_problems(config, world);
   // This build's kernels are CPU only (a CUDA backend comes with a CUDA LibTorch build).
   if (config.train.device == "cuda") {
     problems.push_back(
@@ -16,10 +20,17 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
                         "\"float16\" needs CUDA (with dynamic loss scaling); this moe-train is a "
                         "CPU-only build: use \"bfloat16\" or \"float32\" with train.amp"});
   }
-  if (config.parallel.nproc > 1) {
+  const auto placement =
+      protocol::expert_placement(config.moe.experts, world, config.parallel.expert_parallel);
+  if (placement.shards > 1) {
+    problems.push_back({"/moe/experts", "fewer experts (" + std::to_string(config.moe.experts) +
+                                            ") than ranks (" + std::to_string(world) +
+                                            "): sharding an expert over ranks is not built yet"});
+  }
+  if (config.parallel.a2a_overlap_degree > 1) {
     problems.push_back(
-        {"/parallel/nproc", "this moe-train runs single-process training only, got " +
-                                std::to_string(config.parallel.nproc)});
+        {"/parallel/a2a_overlap_degree", "overlap degrees above 1 are not built yet, got " +
+                                             std::to_string(config.parallel.a2a_overlap_degree)});
   }
   return problems;
 }
@@ -28,9 +39,10 @@ std::string resolved_device(const protocol::RunConfig& config) {
   return config.train.device == "auto" ? "cpu" : config.train.device;
 }
 
-int resolved_threads(const protocol::RunConfig& config) {
+int resolved_threads(const protocol::RunConfig& config, int64_t local_ranks) {
   if (config.train.threads > 0) return static_cast<int>(config.train.threads);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::max<int64_t>(1, cores / std::max<int64_t>(1, local_ranks)));
 }
 
 }  // namespace moe::train

@@ -9,13 +9,16 @@
 
 namespace moe::train {
 
-// Empty when this process can run `config` here.
-std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config);
+// Empty when this process can run `config` here, as one of `world` ranks (the world it was started
+// in, which may differ from the config's own when a run resumes on another number of ranks).
+std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
+                                                      int64_t world);
 
 // "cpu" or "cuda" for train.device "auto".
 std::string resolved_device(const protocol::RunConfig& config);
 
-// The intra-op threads train.threads asks for (0 = every core).
-int resolved_threads(const protocol::RunConfig& config);
+// The intra-op threads train.threads asks for (0 = this rank's share of the cores: cores / ranks on
+// this machine, at least 1, so that ranks do not oversubscribe the cores).
+int resolved_threads(const protocol::RunConfig& config, int64_t local_ranks);
 
 }  // namespace moe::train

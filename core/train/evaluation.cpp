@@ -7,7 +7,8 @@
 namespace moe::train {
 
 std::optional<EvalResult> evaluate(model::ModelImpl& model, data::BatchSource& source,
-                                   int64_t batch_size, int64_t max_batches) {
+                                   int64_t batch_size, int64_t max_batches,
+                                   dist::ProcessGroup& group) {
   TraceSpan span("eval");
   int64_t count = source.eval_batch_count(batch_size);
   count = count < 0 ? max_batches : std::min(count, max_batches);
@@ -30,6 +31,12 @@ std::optional<EvalResult> evaluate(model::ModelImpl& model, data::BatchSource& s
     }
   }
   model.train();
+  auto sums = at::tensor({loss_sum, static_cast<double>(samples), static_cast<double>(correct)},
+                         at::kDouble);
+  group.all_reduce_sum(sums);
+  loss_sum = sums[0].item<double>();
+  samples = static_cast<int64_t>(sums[1].item<double>());
+  correct = static_cast<int64_t>(sums[2].item<double>());
   EvalResult result;
   result.samples = samples;
   result.loss = loss_sum / static_cast<double>(std::max<int64_t>(samples, 1));

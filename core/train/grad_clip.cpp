@@ -4,7 +4,7 @@
 
 namespace moe::train {
 
-double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm) {
+double squared_grad_norm(const std::vector<at::Tensor>& params) {
   at::NoGradGuard no_grad;
   double sum_sq = 0;
   for (const auto& p : params) {
@@ -13,13 +13,21 @@ double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm) {
         at::linalg_vector_norm(p.grad(), 2, c10::nullopt, false, at::kDouble).item<double>();
     sum_sq += n * n;
   }
-  const double norm = std::sqrt(sum_sq);
-  if (max_norm > 0 && std::isfinite(norm) && norm > max_norm) {
-    const double scale = max_norm / (norm + 1e-6);
-    for (const auto& p : params) {
-      if (p.grad().defined()) p.mutable_grad().mul_(scale);
-    }
+  return sum_sq;
+}
+
+void clip_grads_to(const std::vector<at::Tensor>& params, double norm, double max_norm) {
+  if (max_norm <= 0 || !std::isfinite(norm) || norm <= max_norm) return;
+  at::NoGradGuard no_grad;
+  const double scale = max_norm / (norm + 1e-6);
+  for (const auto& p : params) {
+    if (p.grad().defined()) p.mutable_grad().mul_(scale);
   }
+}
+
+double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm) {
+  const double norm = std::sqrt(squared_grad_norm(params));
+  clip_grads_to(params, norm, max_norm);
   return norm;
 }
 

@@ -12,4 +12,9 @@ namespace moe::train {
 // Returns the norm before clipping.
 double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm);
 
+// The parts of it: the sum of squared gradient norms (float64), and the clipping of a set of
+// gradients whose norm together is `norm`.
+double squared_grad_norm(const std::vector<at::Tensor>& params);
+void clip_grads_to(const std::vector<at::Tensor>& params, double norm, double max_norm);
+
 }  // namespace moe::train

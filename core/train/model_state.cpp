@@ -3,24 +3,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "moe/moe_layer.h"
-
 namespace moe::train {
 
 namespace {
 
 constexpr const char* kBiasName = "selection_bias";
-
-// Every MoE layer with its name prefix ("blocks.2.moe." or "" for a bare layer).
-std::vector<std::pair<std::string, MoeLayerImpl*>> moe_layers_by_prefix(torch::nn::Module& model) {
-  std::vector<std::pair<std::string, MoeLayerImpl*>> layers;
-  for (const auto& item : model.named_modules("", /*include_self=*/true)) {
-    if (auto* layer = dynamic_cast<MoeLayerImpl*>(item.value().get())) {
-      layers.emplace_back(item.key().empty() ? "" : item.key() + ".", layer);
-    }
-  }
-  return layers;
-}
 
 void copy_checked(const std::string& name, at::Tensor& target, const at::Tensor& value) {
   if (!value.sizes().equals(target.sizes())) {
@@ -31,6 +18,16 @@ void copy_checked(const std::string& name, at::Tensor& target, const at::Tensor&
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, MoeLayerImpl*>> moe_layers_by_prefix(torch::nn::Module& model) {
+  std::vector<std::pair<std::string, MoeLayerImpl*>> layers;
+  for (const auto& item : model.named_modules("", /*include_self=*/true)) {
+    if (auto* layer = dynamic_cast<MoeLayerImpl*>(item.value().get())) {
+      layers.emplace_back(item.key().empty() ? "" : item.key() + ".", layer);
+    }
+  }
+  return layers;
+}
 
 io::TensorMap model_tensors(torch::nn::Module& model) {
   io::TensorMap out;

@@ -8,17 +8,19 @@
 
 #include <torch/version.h>
 
+#include "data/rank_slice.h"
 #include "moe_kernels/threading.h"
 #include "protocol/expert_flops.h"
+#include "protocol/parallel_layout.h"
 #include "runtime/error_text.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
 #include "train/engine_support.h"
 #include "train/evaluation.h"
-#include "train/grad_clip.h"
 #include "train/input_error.h"
 #include "train/lr_schedule.h"
 #include "train/model_state.h"
+#include "train/rank_figures.h"
 #include "train/rng_state.h"
 #include "train/stop_signal.h"
 
@@ -57,26 +59,30 @@ std::string with_thousands(int64_t n) {
 }  // namespace
 
 Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
-                 protocol::TelemetryWriter& telemetry, RunLog& log, TrainerOptions options)
+                 protocol::TelemetryWriter& telemetry, RunLog& log, dist::ProcessGroup& group,
+                 TrainerOptions options)
     : config_(config),
       dir_(std::move(dir)),
       telemetry_(telemetry),
       log_(log),
-      options_(std::move(options)) {
-  const int threads = resolved_threads(config_);
+      options_(std::move(options)),
+      group_(group) {
+  const int threads = resolved_threads(config_, group_.local_world_size());
   at::set_num_threads(threads);
   kernels::set_num_threads(threads);
+  // Every rank builds the whole model from the same seed, then keeps its own experts: the
+  // weights are those of a single process, whatever the number of ranks.
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   model_ = model::make_model(config_);
   model_->train();
-  std::vector<NamedParameter> named;
-  for (const auto& p : model_->named_parameters()) {
-    if (!p.value().requires_grad()) continue;
-    named.push_back({p.key(), p.value()});
-    params_.push_back(p.value());
-  }
-  optimizer_ = make_optimizer(config_.train, std::move(named));
-  data_ = data::prefetch(data::make_batch_source(config_), config_.train.batch_size);
+  counts_ = model_->parameter_counts();
+  parts_ = distribute_model(*model_, group_, config_.parallel.expert_parallel);
+  gradients_ = std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split);
+  optimizer_ = make_optimizer(config_.train, parts_.parameters);
+  data_ =
+      data::rank_slice(data::prefetch(data::make_batch_source(config_), config_.train.batch_size),
+                       group_.rank(), group_.world_size());
+  hosts_ = gather_hosts(group_, host_name());
   amp_ = config_.train.amp && config_.train.dtype == "float32";
   if (config_.telemetry.trace) trace_ = std::make_unique<TraceRecorder>();
 }
@@ -85,12 +91,12 @@ void Trainer::emit_run_start() {
   protocol::RunStartEvent e;
   e.run_id = dir_.run_id;
   e.config = protocol::to_json(config_);
-  e.world_size = 1;
+  e.world_size = group_.world_size();
   e.device = resolved_device(config_);
   e.host = host_name();
   e.engine_version = options_.engine_version;
   e.torch_version = TORCH_VERSION;
-  const model::ParameterCounts counts = model_->parameter_counts();
+  const model::ParameterCounts& counts = counts_;
   e.expert_parameters = counts.experts;
   e.dense_parameters = counts.dense;
   telemetry_.write_event(e);
@@ -102,6 +108,16 @@ void Trainer::emit_run_start() {
             (layers == 1 ? " MoE layer, " : " MoE layers, ") + config_.train.dtype +
             (amp_ ? " with bfloat16 autocast" : ""));
   log_.info("data: " + data_->describe());
+  if (!group_.is_single()) {
+    log_.info("rank " + std::to_string(group_.rank()) + " of " +
+              std::to_string(group_.world_size()) + " on " + hosts_[group_.rank()] + " (pid " +
+              std::to_string(getpid()) + ")");
+    const auto& placement = model_->moe_layers().front()->placement();
+    log_.info(std::to_string(group_.world_size()) + " ranks over " + group_.backend_name() +
+              (placement.sharded ? ", " + std::to_string(placement.local_experts) +
+                                       " experts per rank (expert parallel)"
+                                 : ", experts replicated (data parallel)"));
+  }
   if (config_.train.amp && !amp_) log_.warn("train.amp applies to float32 models; ignored");
 }
 
@@ -121,8 +137,8 @@ void Trainer::resume(const std::string& step_dir) {
   };
   Checkpoint c;
   part(kCheckpointStateFile, [&] { c = load_checkpoint(step_dir); });
-  part(kCheckpointModelFile, [&] { load_model_tensors(*model_, c.model); });
-  part(kCheckpointOptimizerFile, [&] { optimizer_->load_state(c.optimizer); });
+  part(kCheckpointModelFile, [&] { load_model_tensors(*model_, parts_.shards.slice(c.model)); });
+  part(kCheckpointOptimizerFile, [&] { optimizer_->load_state(parts_.shards.slice(c.optimizer)); });
   part(kCheckpointStateFile, [&] {
     const auto field = [&](const char* key) -> const nlohmann::json& {
       auto it = c.state.find(key);
@@ -142,6 +158,7 @@ void Trainer::train_step(int64_t step) {
   PhaseTimes phases;
   ActivePhaseTimes active(&phases);
   const auto start = Clock::now();
+  choose_adaptive_r(step);
   const protocol::TrainConfig& t = config_.train;
   optimizer_->zero_grad();
   StepTotals totals;
@@ -160,27 +177,21 @@ void Trainer::train_step(int64_t step) {
     at::Tensor loss = out.task_loss;
     if (t.aux_loss_weight > 0) loss = loss + t.aux_loss_weight * out.aux_loss;
     if (t.z_loss_weight > 0) loss = loss + t.z_loss_weight * out.z_loss;
-    const double task = out.task_loss.item<double>(), aux = out.aux_loss.item<double>(),
-                 z = out.z_loss.item<double>();
-    // The loss just formed, from the parts already read (a weight of 0 leaves its term out).
-    const double total = task + (t.aux_loss_weight > 0 ? t.aux_loss_weight * aux : 0.0) +
-                         (t.z_loss_weight > 0 ? t.z_loss_weight * z : 0.0);
-    if (!std::isfinite(total)) {
-      std::ostringstream msg;
-      msg << "loss is not finite at step " << step << " (task " << task << ", aux " << aux << ", z "
-          << z << ")";
-      throw NonFinite(msg.str());
-    }
+    const auto [task, aux, z] = group_losses(out, step);
     {
       ScopedPhase backward("backward");
       (t.grad_accum > 1 ? loss / static_cast<double>(t.grad_accum) : loss).backward();
     }
     totals.add(out, task, aux, z);
   }
+  {
+    ScopedPhase allreduce("allreduce");
+    gradients_->average();
+  }
   double grad_norm, lr;
   {
     ScopedPhase optimizer("optimizer");
-    grad_norm = clip_grad_norm(params_, t.clip_grad_norm);
+    grad_norm = gradients_->clip_norm(t.clip_grad_norm);
     if (!std::isfinite(grad_norm)) {
       throw NonFinite("gradient norm is not finite at step " + std::to_string(step));
     }
@@ -190,12 +201,45 @@ void Trainer::train_step(int64_t step) {
   }
   const double step_ms = ms_since(start);
   step_ = step;
+  record_adaptive_r(step, step_ms);
   emit_step_events(step, totals, grad_norm, lr, step_ms, phases);
 }
 
+std::array<double, 3> Trainer::group_losses(const model::ModelOutput& out, int64_t step) {
+  const protocol::TrainConfig& t = config_.train;
+  auto parts = at::tensor(
+      {out.task_loss.item<double>(), out.aux_loss.item<double>(), out.z_loss.item<double>()},
+      at::kDouble);
+  if (!group_.is_single()) {
+    ScopedPhase allreduce("allreduce");
+    group_.all_reduce_sum(parts);
+    parts /= static_cast<double>(group_.world_size());
+  }
+  const double task = parts[0].item<double>(), aux = parts[1].item<double>(),
+               z = parts[2].item<double>();
+  // The loss the parts form (a weight of 0 leaves its term out).
+  const double total = task + (t.aux_loss_weight > 0 ? t.aux_loss_weight * aux : 0.0) +
+                       (t.z_loss_weight > 0 ? t.z_loss_weight * z : 0.0);
+  if (!std::isfinite(total)) {
+    std::ostringstream msg;
+    msg << "loss is not finite at step " << step << " (task " << task << ", aux " << aux << ", z "
+        << z << ")";
+    throw NonFinite(msg.str());
+  }
+  return {task, aux, z};
+}
+
 void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
-                               double step_ms, const PhaseTimes& phases) {
-  const double tokens_per_s = totals.tokens() / (step_ms / 1000.0);
+                               double step_ms, PhaseTimes& phases) {
+  // Backward's all-to-all belongs to the a2a phase, not to backward's compute.
+  const auto a2a_backward = phases.ms().find("a2a_backward");
+  if (a2a_backward != phases.ms().end()) {
+    const double ms = a2a_backward->second;
+    phases.add("backward", -ms);
+    phases.add("a2a", ms);
+  }
+  const int64_t tokens = totals.tokens() * group_.world_size();  // every rank's slice
+  const double tokens_per_s = tokens / (step_ms / 1000.0);
   const double loss = totals.task_loss() + config_.train.aux_loss_weight * totals.aux_loss() +
                       config_.train.z_loss_weight * totals.z_loss();
   mean_step_ms_ = mean_step_ms_ == 0 ? step_ms : 0.9 * mean_step_ms_ + 0.1 * step_ms;
@@ -211,29 +255,82 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
   e.z_loss = totals.z_loss();
   e.lr = lr;
   e.grad_norm = grad_norm;
-  e.tokens = totals.tokens();
+  e.tokens = tokens;
   e.tokens_per_s = tokens_per_s;
   e.step_ms = step_ms;
-  e.tflops = tutel_tflops(totals.tokens(), step_ms);
+  e.tflops = tutel_tflops(tokens, step_ms);
   telemetry_.write_event(e);
   if (tc.expert_load) {
     for (size_t layer = 0; layer < totals.layers(); ++layer) {
       telemetry_.write_event(totals.expert_load(step, static_cast<int64_t>(layer)));
     }
   }
-  if (tc.phases) {
-    protocol::PhasesEvent p;
-    p.step = step;
-    double accounted = 0;
-    for (std::string_view name : protocol::kPhaseNames) {
-      if (name == "other") continue;
-      auto it = phases.ms().find(std::string(name));
-      const double ms = it == phases.ms().end() ? 0.0 : it->second;
-      p.ms[std::string(name)] = ms;
-      accounted += ms;
-    }
-    p.ms["other"] = std::max(0.0, step_ms - accounted);
-    telemetry_.write_event(p);
+  if (tc.phases) emit_phases(step, step_ms, phases);
+  if (!group_.is_single()) emit_ranks(step, totals.tokens(), step_ms, phases);
+}
+
+namespace {
+
+double phase_ms(const PhaseTimes& phases, const std::string& name) {
+  auto it = phases.ms().find(name);
+  return it == phases.ms().end() ? 0.0 : it->second;
+}
+
+}  // namespace
+
+void Trainer::emit_phases(int64_t step, double step_ms, const PhaseTimes& phases) {
+  protocol::PhasesEvent p;
+  p.step = step;
+  double accounted = 0;
+  for (std::string_view name : protocol::kPhaseNames) {
+    if (name == "other") continue;
+    const double ms = phase_ms(phases, std::string(name));
+    p.ms[std::string(name)] = ms;
+    accounted += ms;
+  }
+  p.ms["other"] = std::max(0.0, step_ms - accounted);
+  telemetry_.write_event(p);
+}
+
+void Trainer::emit_ranks(int64_t step, int64_t tokens, double step_ms, const PhaseTimes& phases) {
+  protocol::RankFigures mine;
+  mine.step_ms = step_ms;
+  mine.a2a_ms = phase_ms(phases, "a2a");
+  mine.allreduce_ms = phase_ms(phases, "allreduce");
+  mine.compute_ms = std::max(0.0, step_ms - mine.a2a_ms - mine.allreduce_ms);
+  mine.tokens = tokens;
+  mine.peak_bytes = peak_resident_bytes();
+  telemetry_.write_event(gather_rank_figures(group_, step, mine, hosts_));
+}
+
+int Trainer::agreed_stop() {
+  auto sig = at::tensor({static_cast<int64_t>(stop_requested())}, at::kLong);
+  group_.all_reduce_max(sig);
+  return static_cast<int>(sig.item<int64_t>());
+}
+
+void Trainer::start_adaptive_r() {
+  const auto& p = config_.parallel;
+  if (p.adaptive_r != protocol::kAdaptiveRAuto || parts_.split.empty()) return;
+  const auto placement =
+      protocol::expert_placement(config_.moe.experts, group_.world_size(), p.expert_parallel);
+  adaptive_r_.emplace(protocol::valid_adaptive_r(placement), step_ + 1);
+}
+
+void Trainer::choose_adaptive_r(int64_t step) {
+  const int64_t fixed = config_.parallel.adaptive_r;
+  const int64_t r = adaptive_r_ ? adaptive_r_->r_for(step) : std::max<int64_t>(fixed, 0);
+  for (auto& layer : model_->moe_layers()) layer->set_adaptive_r(r);
+}
+
+void Trainer::record_adaptive_r(int64_t step, double step_ms) {
+  if (!adaptive_r_) return;
+  // The slowest rank's time, so that every rank makes the same choice.
+  auto ms = at::tensor({step_ms}, at::kDouble);
+  group_.all_reduce_max(ms);
+  if (auto decision = adaptive_r_->record(step, ms.item<double>())) {
+    log_.info("adaptive_r: " + decision->reason);
+    telemetry_.write_event(*decision);
   }
 }
 
@@ -258,7 +355,8 @@ void Trainer::show_progress(int64_t step, double loss, double tokens_per_s, doub
 void Trainer::maybe_evaluate(int64_t step, bool last) {
   const int64_t every = config_.train.eval_every;
   if (every <= 0 || (step % every != 0 && !last)) return;
-  auto result = evaluate(*model_, *data_, config_.train.batch_size, config_.train.eval_batches);
+  auto result =
+      evaluate(*model_, *data_, config_.train.batch_size, config_.train.eval_batches, group_);
   if (!result) return;
   protocol::EvalEvent e;
   e.step = step;
@@ -274,14 +372,16 @@ void Trainer::maybe_evaluate(int64_t step, bool last) {
 void Trainer::save(int64_t step) {
   if (step == saved_step_ || step == 0) return;
   TraceSpan span("checkpoint");
+  // Every rank sends its experts; rank 0 writes the single-process layout.
   Checkpoint c;
-  c.model = model_tensors(*model_);
-  c.optimizer = optimizer_->state();
+  c.model = parts_.shards.gather(model_tensors(*model_), group_);
+  c.optimizer = parts_.shards.gather(optimizer_->state(), group_);
+  saved_step_ = step;
+  if (group_.rank() != 0) return;
   c.state = {
       {"data_position", data_->position()}, {"rng", save_rng_state()}, {"run_id", dir_.run_id}};
   const std::string path =
       save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
-  saved_step_ = step;
   telemetry_.write_event(protocol::CheckpointEvent{0, step, path});
 }
 
@@ -317,9 +417,10 @@ int Trainer::run() {
   try {
     check_outputs();
     if (options_.resume_from) resume(*options_.resume_from);
+    start_adaptive_r();
     const protocol::TrainConfig& t = config_.train;
     for (int64_t step = step_ + 1; step <= t.steps; ++step) {
-      if (int sig = stop_requested()) {
+      if (int sig = agreed_stop()) {
         check_outputs();
         save(step_);
         log_.info("stopped by signal " + std::to_string(sig) + " after step " +
@@ -339,7 +440,7 @@ int Trainer::run() {
     telemetry_.sync_file();
     log_.sync_file();
     check_outputs();
-    if (stop_requested() != 0) save(step_);  // a signal during the last step
+    if (agreed_stop() != 0) save(step_);  // a signal during the last step
     finish("completed", step_);
     return 0;
   } catch (const InputError& e) {

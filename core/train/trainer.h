@@ -2,6 +2,7 @@
 // `moe-train run`: trains config.model on config.data for train.steps optimizer steps, streaming
 // telemetry (docs/PROTOCOL.md, "Telemetry"), evaluating, checkpointing, and stopping cleanly on
 // SIGINT/SIGTERM.
+#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -9,11 +10,15 @@
 #include <string>
 
 #include "data/batch_source.h"
+#include "dist/process_group.h"
 #include "model/model.h"
 #include "protocol/run_config.h"
 #include "protocol/telemetry_writer.h"
 #include "telemetry/phase_timer.h"
 #include "telemetry/trace_recorder.h"
+#include "train/adaptive_r.h"
+#include "train/gradient_sync.h"
+#include "train/model_distribution.h"
 #include "train/optimizer.h"
 #include "train/run_directory.h"
 #include "train/run_log.h"
@@ -27,11 +32,14 @@ struct TrainerOptions {
   std::function<void()> on_resumed;        // called once resume_from has been loaded, if set
 };
 
+// The ranks of one run: rank 0 writes the telemetry and the checkpoints, every rank trains its
+// slice of each global batch (docs/ROUTING.md, "Expert parallelism").
+
 class Trainer {
  public:
   // Builds the model, optimizer and data source (data::DataError for bad data files).
   Trainer(const protocol::RunConfig& config, RunDirectory dir, protocol::TelemetryWriter& telemetry,
-          RunLog& log, TrainerOptions options);
+          RunLog& log, dist::ProcessGroup& group, TrainerOptions options);
 
   // Trains to the end. Returns the exit status: 0 completed, 1 failed (non-finite loss, runtime
   // error, a line lost from metrics.jsonl or stderr.log: run_end "failed"), 2 when the checkpoint
@@ -43,8 +51,18 @@ class Trainer {
   void emit_run_start();
   void resume(const std::string& step_dir);
   void train_step(int64_t step);
+  // Task, aux and z loss of this rank's slice -> their means over the group; throws when the
+  // loss they form is not finite (on every rank alike).
+  std::array<double, 3> group_losses(const model::ModelOutput& out, int64_t step);
   void emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
-                        double step_ms, const PhaseTimes& phases);
+                        double step_ms, PhaseTimes& phases);
+  void emit_phases(int64_t step, double step_ms, const PhaseTimes& phases);
+  void emit_ranks(int64_t step, int64_t tokens, double step_ms, const PhaseTimes& phases);
+  // The signal that stops the run, agreed by every rank (the highest any rank saw), or 0.
+  int agreed_stop();
+  void start_adaptive_r();  // parallel.adaptive_r "auto" with split experts
+  void choose_adaptive_r(int64_t step);
+  void record_adaptive_r(int64_t step, double step_ms);
   void maybe_evaluate(int64_t step, bool last);
   void save(int64_t step);
   void show_progress(int64_t step, double loss, double tokens_per_s, double step_ms);
@@ -59,8 +77,13 @@ class Trainer {
   protocol::TelemetryWriter& telemetry_;
   RunLog& log_;
   TrainerOptions options_;
+  dist::ProcessGroup& group_;
   std::shared_ptr<model::ModelImpl> model_;
-  std::vector<at::Tensor> params_;
+  model::ParameterCounts counts_;  // of the whole model, whatever this rank holds
+  DistributedModel parts_;
+  std::unique_ptr<GradientSync> gradients_;
+  std::optional<AdaptiveRChooser> adaptive_r_;
+  std::vector<std::string> hosts_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<data::BatchSource> data_;
   std::unique_ptr<TraceRecorder> trace_;

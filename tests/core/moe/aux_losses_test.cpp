@@ -13,7 +13,7 @@ namespace {
 TEST(AuxLoss, GshardIsOneForUniformRouting) {
   auto scores = torch::full({8, 4}, 0.25, at::kDouble);
   auto counts0 = torch::tensor({2, 2, 2, 2}, at::kLong);
-  EXPECT_NEAR(gshard_loss(scores, counts0).item<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(gshard_loss(scores, counts0, 8).item<double>(), 1.0, 1e-12);
 }
 
 TEST(AuxLoss, LoadImportanceMatchesFormula) {
