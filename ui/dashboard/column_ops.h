@@ -55,10 +55,16 @@ inline std::pair<size_t, size_t> rowsIn(const std::vector<double>& steps, const 
   return {begin, end};
 }
 
+// Bin b of `bins` over rows [begin, begin + rows): rows / bins rows each, give or take one (the
+// heatmaps' decimation: bins <= rows).
+inline std::pair<size_t, size_t> binRows(size_t begin, size_t rows, size_t bins, size_t b) {
+  return {begin + b * rows / bins, begin + (b + 1) * rows / bins};
+}
+
 // Rows [begin, end) of every source column appended to the matching destination column.
 template <size_t N>
 void copyRows(const std::array<const std::vector<double>*, N>& from,
-               const std::array<std::vector<double>*, N>& to, size_t begin, size_t end) {
+              const std::array<std::vector<double>*, N>& to, size_t begin, size_t end) {
   for (size_t i = 0; i < N; ++i) {
     to[i]->assign(from[i]->begin() + static_cast<std::ptrdiff_t>(begin),
                   from[i]->begin() + static_cast<std::ptrdiff_t>(end));

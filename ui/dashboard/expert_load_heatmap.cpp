@@ -8,7 +8,7 @@
 
 #include "dashboard/heatmap_style.h"
 #include "dashboard/run_series.h"
-#include "widgets/plot_style.h"
+#include "dashboard/step_heatmap.h"
 
 namespace moe::ui {
 
@@ -17,22 +17,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 ExpertLoadHeatmap::ExpertLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
-  stylePlot(this, tr("step"), tr("expert"));
-  setInteractions({});  // the map always shows the chosen range whole; hover tells the values
+  map_ = makeStepHeatmap(this, tr("expert"), tr("tokens"));
+  scale_ = map_->colorScale();
   setMinimumHeight(180);
-  xAxis->grid()->setVisible(false);
-  yAxis->grid()->setVisible(false);
-  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();  // whole experts only
-  ticker->setTickStep(1);
-  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-  yAxis->setTicker(ticker);
-  yAxis->setSubTicks(false);
-
-  map_ = new QCPColorMap(xAxis, yAxis);
-  map_->setInterpolate(false);  // a cell is one bin: blurring them would invent values
-  map_->setTightBoundary(false);
-  scale_ = addColorScale(this, map_, tr("tokens"));
-  map_->setGradient(viridisGradient());  // after the scale, which would impose its own
 
   connect(this, &QCustomPlot::mouseMove, this, &ExpertLoadHeatmap::showTooltip);
 }
@@ -85,23 +72,10 @@ void ExpertLoadHeatmap::rebuild() {
   map_->setGradient(relative ? balanceGradient() : viridisGradient());
   scale_->axis()->setLabel(relative ? tr("load / mean") : tr("tokens"));
   const int bins = static_cast<int>(matrix_.bins), experts = static_cast<int>(matrix_.experts);
-  if (bins == 0 || experts == 0) {
-    map_->data()->clear();
-    map_->setVisible(false);
-    xAxis->setRange(0, 1);
-    yAxis->setRange(-0.5, 0.5);
+  if (!placeStepCells(this, map_, matrix_.first_step, matrix_.last_step, experts)) {
     replot(QCustomPlot::rpQueuedReplot);
     return;
   }
-  // Cells centred on their bins' middle steps: the map's edges then fall half a bin before the
-  // first step and after the last, where the bins' steps end.
-  const double first_centre = (matrix_.first_step.front() + matrix_.last_step.front()) / 2;
-  const double last_centre = (matrix_.first_step.back() + matrix_.last_step.back()) / 2;
-  QCPRange keys(first_centre, last_centre);
-  if (bins == 1) keys = QCPRange(matrix_.first_step.front() - 0.5, matrix_.last_step.front() + 0.5);
-  QCPRange values = experts == 1 ? QCPRange(-0.5, 0.5) : QCPRange(0, experts - 1);
-  map_->data()->setSize(bins, experts);
-  map_->data()->setRange(keys, values);
   for (int b = 0; b < bins; ++b) {
     double scale = 1;  // counts as they are, or over the bin's mean (cellValue, once per bin)
     if (relative) {
@@ -111,11 +85,7 @@ void ExpertLoadHeatmap::rebuild() {
     }
     for (int e = 0; e < experts; ++e) map_->data()->setCell(b, e, matrix_.at(b, e) * scale);
   }
-  map_->setVisible(true);
   map_->setDataRange(relative ? QCPRange(0, 2) : QCPRange(0, std::max(matrix_.max_value, 1.0)));
-  const double half_cell = bins > 1 ? (last_centre - first_centre) / (2.0 * (bins - 1)) : 0;
-  xAxis->setRange(keys.lower - half_cell, keys.upper + half_cell);
-  yAxis->setRange(-0.5, experts - 0.5);
   replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -124,10 +94,7 @@ QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
   const int bin = cellIndex(step, map_->data()->keyRange(), static_cast<int>(matrix_.bins));
   const int e = cellIndex(expert, map_->data()->valueRange(), static_cast<int>(matrix_.experts));
   if (bin < 0 || e < 0) return {};
-  const double first = matrix_.first_step[bin], last = matrix_.last_step[bin];
-  const QString steps = first == last
-                            ? tr("step %1").arg(first, 0, 'f', 0)
-                            : tr("steps %1–%2").arg(first, 0, 'f', 0).arg(last, 0, 'f', 0);
+  const QString steps = stepSpanText(matrix_.first_step[bin], matrix_.last_step[bin]);
   const double count = matrix_.at(bin, e);
   const double mean_share = [&] {
     double sum = 0;
@@ -141,8 +108,7 @@ QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
 
 void ExpertLoadHeatmap::showTooltip(QMouseEvent* event) {
   const QPointF at = event->position();
-  showPlotTooltip(this, event,
-                    tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
+  showPlotTooltip(this, event, tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
 }
 
 }  // namespace moe::ui

@@ -16,14 +16,14 @@ int32_t toInt32(int64_t v) {
 
 std::array<std::vector<double>*, 9> LayerStore::doubles() {
   LayerColumns& c = scalars_;
-  return {&c.step,         &c.t,           &c.dropped_frac,   &c.cv,   &c.max_over_mean,
-          &c.load_entropy, &c.router_entropy, &c.l_aux, &c.z_loss};
+  return {&c.step,           &c.t,     &c.dropped_frac, &c.cv, &c.max_over_mean, &c.load_entropy,
+          &c.router_entropy, &c.l_aux, &c.z_loss};
 }
 
 std::array<const std::vector<double>*, 9> LayerStore::doubles() const {
   const LayerColumns& c = scalars_;
-  return {&c.step,         &c.t,           &c.dropped_frac,   &c.cv,   &c.max_over_mean,
-          &c.load_entropy, &c.router_entropy, &c.l_aux, &c.z_loss};
+  return {&c.step,           &c.t,     &c.dropped_frac, &c.cv, &c.max_over_mean, &c.load_entropy,
+          &c.router_entropy, &c.l_aux, &c.z_loss};
 }
 
 LayerStore::LayerStore(int64_t layer, size_t experts) : counts_(experts) {
@@ -85,10 +85,9 @@ LayerColumns LayerStore::columns(const StepRange& range) const {
   out.replace_from = range.first;
   auto [begin, end] = rowsIn(scalars_.step, range);
   LayerColumns& o = out;
-  const std::array<std::vector<double>*, 9> to{&o.step,           &o.t,     &o.dropped_frac,
-                                               &o.cv,             &o.max_over_mean,
-                                               &o.load_entropy,   &o.router_entropy,
-                                               &o.l_aux,          &o.z_loss};
+  const std::array<std::vector<double>*, 9> to{
+      &o.step,           &o.t,     &o.dropped_frac, &o.cv, &o.max_over_mean, &o.load_entropy,
+      &o.router_entropy, &o.l_aux, &o.z_loss};
   copyRows(doubles(), to, begin, end);
   const auto first = static_cast<std::ptrdiff_t>(begin), last = static_cast<std::ptrdiff_t>(end);
   out.capacity.assign(capacity_.begin() + first, capacity_.begin() + last);
@@ -165,8 +164,7 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
   m.last_step.resize(m.bins);
   m.values.assign(m.bins * m.experts, 0.0f);
   for (size_t b = 0; b < m.bins; ++b) {
-    // Bin b averages rows [lo, hi): every bin gets rows / bins rows, give or take one.
-    const size_t lo = begin + b * rows / m.bins, hi = begin + (b + 1) * rows / m.bins;
+    const auto [lo, hi] = binRows(begin, rows, m.bins, b);
     m.first_step[b] = scalars_.step[lo];
     m.last_step[b] = scalars_.step[hi - 1];
     float* out = &m.values[b * m.experts];

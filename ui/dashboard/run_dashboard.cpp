@@ -12,12 +12,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dashboard/adaptive_r_markers.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/phase_breakdown_plot.h"
+#include "dashboard/ranks_page.h"
 #include "dashboard/routing_collapse.h"
 #include "dashboard/run_header.h"
+#include "dashboard/slow_rank.h"
 #include "dashboard/telemetry_feed.h"
 #include "dashboard/training_page.h"
 #include "launch/local_run.h"
@@ -77,11 +80,13 @@ void RunDashboard::buildLayout() {
   imbalance_ = new ImbalancePage(sync_, this);
   phases_ = new PhaseBreakdownPlot(this);
   installPlotMenu(phases_, "phases");
+  ranks_ = new RanksPage(sync_, this);
   pages_ = new QTabWidget(this);
   pages_->addTab(training_, tr("Training"));
   pages_->addTab(load_, tr("Expert load"));
   pages_->addTab(imbalance_, tr("Imbalance"));
   pages_->addTab(phases_, tr("Phases"));
+  pages_->addTab(ranks_, tr("Ranks"));
 
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
@@ -127,7 +132,9 @@ void RunDashboard::connectControls() {
   connect(controls_, &DashboardControls::smoothingChanged, training_, &TrainingPage::setSmoothing);
   connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
   connect(pages_, &QTabWidget::currentChanged, this, [this] { refreshSlowViews(true); });
-  connect(banner_, &QLabel::linkActivated, this, [this] { pages_->setCurrentWidget(imbalance_); });
+  connect(banner_, &QLabel::linkActivated, this, [this](const QString& link) {
+    pages_->setCurrentWidget(link == "#ranks" ? static_cast<QWidget*>(ranks_) : imbalance_);
+  });
 }
 
 LocalRun* RunDashboard::run() const {
@@ -183,6 +190,8 @@ void RunDashboard::applyToPages(const RunSnapshot& delta) {
   training_->apply(delta);
   header_->showEvals(delta.evals);  // every delta has them all
   imbalance_->apply(delta);
+  ranks_->apply(delta);
+  logAdaptiveR(delta.adaptive_r);
   if (!run_ && log_from_events_)
     for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));
 }
@@ -216,6 +225,7 @@ void RunDashboard::refreshSlowViews(bool now) {
   slow_views_.start();
   if (pages_->currentWidget() == load_) load_->updateFrom(*series_);
   if (pages_->currentWidget() == phases_) phases_->updateFrom(*series_);
+  if (pages_->currentWidget() == ranks_) ranks_->updateFrom(*series_);
   updateWarnings();
 }
 
@@ -225,16 +235,33 @@ void RunDashboard::updateWarnings() {
     if (auto columns = series_->layer(layer, StepRange::lastRows(kWarningRows)))
       layers.push_back(std::move(*columns));
   }
-  QStringList warnings;
+  QStringList routing, slow_ranks;
   for (const RoutingWarning& w : detectRoutingProblems(layers))
-    warnings << QString::fromStdString(w.message);
+    routing << QString::fromStdString(w.message);
+  for (const SlowRankWarning& w :
+       detectSlowRanks(series_->ranks(StepRange::lastRows(kWarningRows))))
+    slow_ranks << QString::fromStdString(w.message);
+  const QStringList warnings = routing + slow_ranks;
   if (warnings == warnings_) return;
   warnings_ = warnings;
   banner_->setVisible(!warnings.isEmpty());
+  // Each group of warnings, then a link to the page that shows it.
   QStringList html;
-  for (const QString& w : warnings) html << "⚠ " + w.toHtmlEscaped();
-  banner_->setText(html.join("<br>") + "&nbsp;&nbsp;<a href=\"#imbalance\">" +
-                   tr("Show imbalance plots") + "</a>");
+  auto group = [&](const QStringList& lines, const char* link, const QString& text) {
+    if (lines.isEmpty()) return;
+    QStringList rows;
+    for (const QString& w : lines) rows << "⚠ " + w.toHtmlEscaped();
+    html << rows.join("<br>") + QString("&nbsp;&nbsp;<a href=\"%1\">%2</a>").arg(link, text);
+  };
+  group(routing, "#imbalance", tr("Show imbalance plots"));
+  group(slow_ranks, "#ranks", tr("Show rank plots"));
+  banner_->setText(html.join("<br>"));
+}
+
+void RunDashboard::logAdaptiveR(const std::vector<protocol::AdaptiveREvent>& decisions) {
+  for (const protocol::AdaptiveREvent& e : decisions) {
+    if (logged_adaptive_r_.insert({e.step, e.r}).second) log_->appendPlainText(adaptiveRLogLine(e));
+  }
 }
 
 void RunDashboard::appendLog(const QStringList& lines) {

@@ -2,7 +2,8 @@
 // RunDashboard: everything about one run on one page. A header (state, progress, Cancel), the
 // view controls, a routing-warning banner, and tabs: Training (losses, lr, throughput), Expert
 // load (heatmaps and the latest counts vs capacity), Imbalance (balance metrics per layer),
-// Phases (where a step's time goes), above the run's log.
+// Phases (where a step's time goes), Ranks (per-rank step times and waits of a multi-process
+// run), above the run's log.
 //
 // It draws a RunSeries: a live LocalRun's (not owned: closing the tab leaves the run going) or
 // one it replays from a run directory's metrics.jsonl (a finished run, or one copied from a
@@ -13,6 +14,9 @@
 #include <QTimer>
 #include <QWidget>
 #include <memory>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "dashboard/run_series.h"
 
@@ -29,6 +33,7 @@ class LoadPage;
 class LocalRun;
 class PhaseBreakdownPlot;
 class PlotSync;
+class RanksPage;
 class RunHeader;
 class TelemetryFeed;
 class TrainingPage;
@@ -51,13 +56,15 @@ class RunDashboard : public QWidget {
   QString runDir() const;
   std::shared_ptr<RunSeries> series() const { return series_; }
   QString title() const;
-  // The routing problems shown in the banner, one line each ("Layer 1: routing collapsed …").
+  // The problems shown in the banner, one line each: routing ("Layer 1: routing collapsed …"),
+  // then slow ranks ("Rank 3 (node-b) is persistently slower …").
   QStringList warnings() const { return warnings_; }
 
   TrainingPage* training() const { return training_; }
   ImbalancePage* imbalance() const { return imbalance_; }
   LoadPage* load() const { return load_; }
   PhaseBreakdownPlot* phases() const { return phases_; }
+  RanksPage* ranks() const { return ranks_; }
   DashboardControls* controls() const { return controls_; }
   QTabWidget* pages() const { return pages_; }
   RunHeader* header() const { return header_; }
@@ -85,6 +92,8 @@ class RunDashboard : public QWidget {
   void applyToPages(const RunSnapshot& delta);
   void updateWarnings();
   void appendLog(const QStringList& lines);
+  // adaptive_r decisions not logged yet, as log lines.
+  void logAdaptiveR(const std::vector<protocol::AdaptiveREvent>& decisions);
   void loadLogFile();
   void followFile();
 
@@ -103,6 +112,7 @@ class RunDashboard : public QWidget {
   LoadPage* load_;
   ImbalancePage* imbalance_;
   PhaseBreakdownPlot* phases_;
+  RanksPage* ranks_;
   QPlainTextEdit* log_;
 
   QTimer redraw_timer_;
@@ -110,6 +120,7 @@ class RunDashboard : public QWidget {
   QString shown_title_;       // the title titleChanged() last announced
   uint64_t drawn_version_ = 0;
   QStringList warnings_;
+  std::set<std::pair<int64_t, int64_t>> logged_adaptive_r_;  // (step, r) already in the log
   bool log_from_events_ = false;
   QTimer follow_timer_;       // a replay without run_end watches its file for more
   qint64 follow_offset_ = 0;  // a replay without stderr.log shows telemetry's log events

@@ -105,6 +105,7 @@ void RunSeries::take(protocol::RunStartEvent& e, uint64_t version) {
     expected_rows_ = rows;
     detail::reserveRows(steps_.columns(), rows);
     for (auto& [index, layer] : layers_) layer.reserve(rows);
+    if (ranks_.rows() > 0) ranks_.reserve(rows);
   }
 }
 
@@ -182,8 +183,9 @@ void RunSeries::take(protocol::LogEvent& e, uint64_t version) {
   }
 }
 
-void RunSeries::take(protocol::RanksEvent& e, uint64_t) {
-  putByStep(ranks_, std::move(e));
+void RunSeries::take(protocol::RanksEvent& e, uint64_t version) {
+  if (ranks_.rows() == 0 && expected_rows_ > 0) ranks_.reserve(expected_rows_);
+  ranks_.store(e, version);
 }
 
 void RunSeries::take(protocol::AdaptiveREvent& e, uint64_t) {

@@ -13,7 +13,8 @@
 //
 // Memory: per logged step, about 104 bytes for the step row, 80 for phases, and per MoE layer
 // 80 bytes of metrics plus 2 bytes per expert (uint16 counts, widened to int32 only when a count
-// exceeds 65535; kept derived from min(count, capacity)); importance for the newest row only.
+// exceeds 65535; kept derived from min(count, capacity)); importance for the newest row only. A
+// multi-process run adds 16 bytes plus 24 per rank (float figures) for its ranks event.
 #pragma once
 
 #include <atomic>
@@ -28,6 +29,7 @@
 
 #include "dashboard/change_log.h"
 #include "dashboard/layer_store.h"
+#include "dashboard/rank_store.h"
 #include "dashboard/series_columns.h"
 #include "dashboard/telemetry_protocol.h"
 
@@ -71,6 +73,11 @@ class RunSeries {
   // Experts x steps of one layer, averaged into at most `max_bins` bins (the heatmap).
   LoadMatrix loadMatrix(int64_t layer, const StepRange& range, size_t max_bins,
                         LoadValue value = LoadValue::kCounts) const;
+  // A multi-process run's per-rank figures (empty for a single process), and its ranks x steps
+  // step times averaged into at most `max_bins` bins (the heatmap).
+  RankColumns ranks(const StepRange& range = StepRange::all()) const;
+  RankMatrix rankMatrix(const StepRange& range, size_t max_bins) const;
+  std::vector<protocol::AdaptiveREvent> adaptiveR() const;  // by step
   std::vector<protocol::EvalEvent> evals() const;
   std::vector<protocol::CheckpointEvent> checkpoints() const;
   std::optional<protocol::RunEndEvent> runEnd() const;
@@ -118,7 +125,7 @@ class RunSeries {
   detail::ChangeLog phase_changes_;
   std::vector<protocol::EvalEvent> evals_;
   std::vector<protocol::CheckpointEvent> checkpoints_;
-  std::vector<protocol::RanksEvent> ranks_;
+  detail::RankStore ranks_;
   std::vector<protocol::AdaptiveREvent> adaptive_r_;
   std::deque<std::pair<uint64_t, protocol::LogEvent>> logs_;  // with the version that added it
   std::optional<protocol::RunEndEvent> run_end_;

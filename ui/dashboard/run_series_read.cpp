@@ -21,6 +21,7 @@ RunSnapshot RunSeries::snapshot(const StepRange& range) const {
   detail::copyRows(steps_.columns(), out.steps.columns(), begin, end);
   for (const auto& [index, layer] : layers_) out.layers.push_back(layer.columns(range));
   out.phases = phasesLocked(range);
+  out.ranks = ranks_.columns(range);
   for (const auto& [v, line] : logs_) out.logs.push_back(line);
   fillSmallRecords(&out);
   return out;
@@ -52,6 +53,11 @@ RunSnapshot RunSeries::changesSince(uint64_t version) const {
     out.phases.ms.resize(phases_.names.size());
     out.phases.replace_from = kInf;
   }
+  if (auto changed = ranks_.changesSince(version)) {
+    out.ranks = std::move(*changed);
+  } else {
+    out.ranks.replace_from = kInf;
+  }
   // Log versions only grow: the new lines are a tail.
   auto first_new = std::partition_point(logs_.begin(), logs_.end(),
                                         [&](const auto& entry) { return entry.first <= version; });
@@ -62,6 +68,7 @@ RunSnapshot RunSeries::changesSince(uint64_t version) const {
 
 void RunSeries::fillSmallRecords(RunSnapshot* out) const {
   out->info = info_;
+  out->adaptive_r = adaptive_r_;
   out->evals = evals_;
   out->checkpoints = checkpoints_;
   out->run_end = run_end_;
@@ -117,7 +124,7 @@ std::optional<LayerColumns> RunSeries::layer(int64_t layer, const StepRange& ran
 }
 
 std::optional<protocol::ExpertLoadEvent> RunSeries::expertLoad(int64_t layer,
-                                                                std::optional<int64_t> step) const {
+                                                               std::optional<int64_t> step) const {
   std::lock_guard lock(mutex_);
   auto it = layers_.find(layer);
   if (it == layers_.end()) return std::nullopt;
@@ -134,7 +141,7 @@ std::vector<protocol::ExpertLoadEvent> RunSeries::latestExpertLoads() const {
 }
 
 LoadMatrix RunSeries::loadMatrix(int64_t layer, const StepRange& range, size_t max_bins,
-                                  LoadValue value) const {
+                                 LoadValue value) const {
   std::lock_guard lock(mutex_);
   auto it = layers_.find(layer);
   if (it == layers_.end()) {
@@ -143,6 +150,21 @@ LoadMatrix RunSeries::loadMatrix(int64_t layer, const StepRange& range, size_t m
     return none;
   }
   return it->second.matrix(range, max_bins, value);
+}
+
+RankColumns RunSeries::ranks(const StepRange& range) const {
+  std::lock_guard lock(mutex_);
+  return ranks_.columns(range);
+}
+
+RankMatrix RunSeries::rankMatrix(const StepRange& range, size_t max_bins) const {
+  std::lock_guard lock(mutex_);
+  return ranks_.matrix(range, max_bins);
+}
+
+std::vector<protocol::AdaptiveREvent> RunSeries::adaptiveR() const {
+  std::lock_guard lock(mutex_);
+  return adaptive_r_;
 }
 
 std::vector<protocol::EvalEvent> RunSeries::evals() const {
@@ -195,9 +217,12 @@ RunSeriesStats RunSeries::statsLocked() const {
     s.bytes += layer.bytes();
     s.wide_counts = s.wide_counts || layer.wide();
   }
+  s.rank_rows = ranks_.rows();
+  s.bytes += ranks_.bytes();
   for (const auto& [v, line] : logs_) s.bytes += sizeof(line) + 16 + line.msg.capacity();
   s.bytes += evals_.capacity() * sizeof(protocol::EvalEvent) +
-             checkpoints_.capacity() * sizeof(protocol::CheckpointEvent);
+             checkpoints_.capacity() * sizeof(protocol::CheckpointEvent) +
+             adaptive_r_.capacity() * sizeof(protocol::AdaptiveREvent);
   return s;
 }
 

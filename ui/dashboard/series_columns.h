@@ -93,6 +93,37 @@ struct PhaseColumns {
   size_t size() const { return step.size(); }
 };
 
+// One rank's figures over the logged steps of a multi-process run (`ranks` events), in the rows of
+// the RankColumns that holds it: NaN where a step's event did not list the rank.
+struct RankSeries {
+  int64_t rank = 0;
+  std::string host;  // as the rank's latest entry said
+  std::vector<double> step_ms, compute_ms, a2a_ms, allreduce_ms, tokens, peak_bytes;
+};
+
+// Every `ranks` event: one row per logged step, one RankSeries per rank (ascending by rank). A
+// delta (RunSeries::changesSince) carries every rank, each with the rows from replace_from on.
+struct RankColumns {
+  double replace_from = kNoStep;  // as in StepColumns
+  std::vector<double> step, t;
+  std::vector<RankSeries> ranks;
+
+  size_t size() const { return step.size(); }
+};
+
+// Ranks x bins of step_ms (the heatmap), binned like LoadMatrix: a cell is the mean over the bin's
+// steps the rank reported; NaN where it reported none.
+struct RankMatrix {
+  std::vector<int64_t> ranks;
+  std::vector<std::string> hosts;
+  size_t bins = 0;
+  std::vector<double> first_step, last_step;  // the steps each bin covers
+  std::vector<float> values;                  // values[bin * ranks.size() + i]
+  double max_value = 0;                       // the largest cell (colour scale)
+
+  float at(size_t bin, size_t i) const { return values[bin * ranks.size() + i]; }
+};
+
 // Rows of a series to copy: steps in [first, last], then only the last `max_rows` of them.
 struct StepRange {
   double first = kNoStep;
@@ -128,6 +159,7 @@ struct RunSeriesStats {
   int64_t logs_dropped = 0;  // oldest log lines let go to keep the log bounded
   size_t step_rows = 0;      // rows of the step series
   size_t layer_rows = 0;     // rows of all layers together
+  size_t rank_rows = 0;      // logged steps with a ranks event
   size_t bytes = 0;          // memory held by the series (approximate, capacity included)
   bool wide_counts = false;  // some layer needed 32-bit counts (a count above 65535)
 };
@@ -135,7 +167,7 @@ struct RunSeriesStats {
 // A consistent copy, taken under one lock. From RunSeries::snapshot: every series within a step
 // range. From RunSeries::changesSince: only what changed after a version; each series' rows then
 // replace the reader's rows from its replace_from on, and layers lists only the layers that
-// changed. The small records (info, evals, checkpoints, run_end) are always complete.
+// changed. The small records (info, adaptive_r, evals, checkpoints, run_end) are always complete.
 struct RunSnapshot {
   uint64_t version = 0;
   bool reset = false;  // the reader must drop everything it holds first (first read, clear())
@@ -143,6 +175,8 @@ struct RunSnapshot {
   StepColumns steps;
   std::vector<LayerColumns> layers;
   PhaseColumns phases;
+  RankColumns ranks;
+  std::vector<protocol::AdaptiveREvent> adaptive_r;    // by step
   std::vector<protocol::EvalEvent> evals;              // by step
   std::vector<protocol::CheckpointEvent> checkpoints;  // by step
   std::vector<protocol::LogEvent> logs;                // delta: the new ones; snapshot: all kept

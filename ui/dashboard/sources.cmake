@@ -7,6 +7,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compact_counts.h
   ${CMAKE_CURRENT_LIST_DIR}/layer_store.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layer_store.h
+  ${CMAKE_CURRENT_LIST_DIR}/rank_store.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_store.h
   ${CMAKE_CURRENT_LIST_DIR}/run_series.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_series.h
   ${CMAKE_CURRENT_LIST_DIR}/run_series_read.cpp
@@ -16,8 +18,11 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/telemetry_protocol.h
 )
 
-# The dashboard's load-balance and phase views, and the routing health rules behind its warnings.
+# The dashboard's load-balance, phase and rank views, and the routing and straggler rules behind
+# its warnings.
 target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.h
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.cpp
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.h
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_heatmap.cpp
@@ -30,8 +35,14 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/phase_bins.h
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.h
+  ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.cpp
   ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.h
+  ${CMAKE_CURRENT_LIST_DIR}/slow_rank.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slow_rank.h
+  ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.h
 )
 
 # The dashboard itself: header, view controls and its pages.
@@ -42,6 +53,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/imbalance_page.h
   ${CMAKE_CURRENT_LIST_DIR}/load_page.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_page.h
+  ${CMAKE_CURRENT_LIST_DIR}/ranks_page.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ranks_page.h
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.h
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard_replay.cpp
