@@ -1,0 +1,48 @@
+#pragma once
+// Watches the started ranks to their end: forwards the launcher's SIGINT and SIGTERM to them once
+// (a second one kills them), tears the launch down when a rank fails, forwards their captured
+// output, and reaps every one of them.
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "dist/launch_output.h"
+#include "dist/launch_signals.h"
+
+namespace moe::dist {
+
+struct WatchedRank {
+  int64_t rank = 0;  // global
+  pid_t pid = -1;
+  std::vector<PrefixedOutput> outputs;  // empty when the rank writes to the launcher's own
+  bool running = true;
+  int status = 0;  // exit status, 128 + signal when a signal killed it
+};
+
+class LaunchSupervisor {
+ public:
+  LaunchSupervisor(std::vector<WatchedRank> ranks, double grace_s);
+  // Returns when every rank is reaped; the launch's exit status (launcher.h).
+  int run(LaunchSignals& signals);
+  // Sends sig to every rank still running (its whole process group).
+  void signal_all(int sig);
+  // For an error of the launcher itself: SIGKILL to every rank, then reaps them.
+  void kill_all_and_wait();
+
+ private:
+  void on_signal(int sig);
+  void reap();
+  void on_failure(size_t index);
+  int poll_timeout_ms() const;
+  bool any_running() const;
+
+  std::vector<WatchedRank> ranks_;
+  std::chrono::duration<double> grace_;
+  std::optional<size_t> failed_;  // index of the first rank that failed
+  bool stop_requested_ = false;
+  std::optional<std::chrono::steady_clock::time_point> kill_at_;
+};
+
+}  // namespace moe::dist
