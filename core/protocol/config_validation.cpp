@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -180,8 +181,8 @@ void check_parallel(const RunConfig& c, Checker& k) {
   const ParallelConfig& p = c.parallel;
   k.between("/parallel/nodes", p.nodes, 1, limits::kMaxProcs);
   k.between("/parallel/nproc", p.nproc, 1, limits::kMaxProcs);
-  if (p.nodes >= 1 && p.nproc >= 1 && p.nodes <= limits::kMaxProcs &&
-      p.nproc <= limits::kMaxProcs && p.world_size() > limits::kMaxProcs) {
+  const auto in_range = [](int64_t v) { return v >= 1 && v <= limits::kMaxProcs; };
+  if (in_range(p.nodes) && in_range(p.nproc) && !config_world(p)) {
     k.add("/parallel/nproc", "parallel.nodes x parallel.nproc must be at most " +
                                  std::to_string(limits::kMaxProcs) + " ranks, got " +
                                  std::to_string(p.world_size()));
@@ -196,13 +197,12 @@ void check_parallel(const RunConfig& c, Checker& k) {
 
 // The layout's problems on the config's own world; none while the world itself is out of range.
 std::vector<ConfigProblem> config_layout_problems(const RunConfig& c) {
-  const ParallelConfig& p = c.parallel;
-  const bool world_ok = p.nodes >= 1 && p.nproc >= 1 && p.nodes <= limits::kMaxProcs &&
-                        p.nproc <= limits::kMaxProcs && p.world_size() <= limits::kMaxProcs;
-  return world_ok ? layout_problems(c, p.world_size()) : std::vector<ConfigProblem>{};
+  const std::optional<int64_t> world = config_world(c.parallel);
+  return world ? layout_problems(c, *world) : std::vector<ConfigProblem>{};
 }
 
-// Each key's position in the documented key order, "" (the whole document) first.
+// Each key's position in the documented key order, "" (the whole document) first, unknown keys
+// last.
 std::size_t key_position(const std::string& pointer) {
   static const std::vector<std::string> order = [] {
     std::vector<std::string> out{""};
@@ -275,11 +275,15 @@ std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptio
   check_data(config, options, k);
   k.at_least("/telemetry/every", config.telemetry.every, 1);
   for (ConfigProblem& p : config_layout_problems(config)) problems.push_back(std::move(p));
+  sort_by_key_order(problems);
+  return problems;
+}
+
+void sort_by_key_order(std::vector<ConfigProblem>& problems) {
   std::stable_sort(problems.begin(), problems.end(),
                    [](const ConfigProblem& a, const ConfigProblem& b) {
                      return key_position(a.pointer) < key_position(b.pointer);
                    });
-  return problems;
 }
 
 std::vector<ConfigProblem> check(const nlohmann::json& json, RunConfig* out,

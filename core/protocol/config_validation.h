@@ -42,6 +42,10 @@ struct ValidateOptions {
 // (parallel_layout.h: layout_problems).
 std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptions& options = {});
 
+// Stable sort into the documented key order (config_fields.h); "" first, unknown keys last. For
+// callers that add problems of their own to validate()'s.
+void sort_by_key_order(std::vector<ConfigProblem>& problems);
+
 // parse_config + validate: every problem of both kinds at once (what the GUI shows while the user
 // types, and what `moe-train validate` prints). A validation problem at a key that already has a
 // parse problem is left out. *out, if not null, receives the parsed config. Never throws.

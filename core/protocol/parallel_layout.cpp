@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "protocol/config_validation.h"
+
 namespace moe::protocol {
 namespace {
 
@@ -65,6 +67,12 @@ void check_batch(const RunConfig& c, int64_t world, std::vector<ConfigProblem>& 
 }
 
 }  // namespace
+
+std::optional<int64_t> config_world(const ParallelConfig& p) {
+  const auto in_range = [](int64_t v) { return v >= 1 && v <= limits::kMaxProcs; };
+  if (!in_range(p.nodes) || !in_range(p.nproc) || !in_range(p.world_size())) return std::nullopt;
+  return p.world_size();
+}
 
 ExpertPlacement expert_placement(int64_t experts, int64_t world, bool expert_parallel) {
   ExpertPlacement p;

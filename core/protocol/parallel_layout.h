@@ -5,12 +5,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "protocol/config_error.h"
 #include "protocol/run_config.h"
 
 namespace moe::protocol {
+
+// The config's own world, nodes x nproc, when both are in [1, limits::kMaxProcs] and so is the
+// product; nullopt otherwise (validate() says why). Safe on any parsed config: no overflow.
+std::optional<int64_t> config_world(const ParallelConfig& parallel);
 
 // Each rank holds `local_experts` experts, or a 1/`shards` slice of one expert.
 struct ExpertPlacement {

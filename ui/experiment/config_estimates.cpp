@@ -86,19 +86,60 @@ double denseForwardFlops(const RunConfig& c, double samples) {
   return samples * tps * ffn_tokenwise;  // helloworld: the gate
 }
 
+// C as the estimates use it: balanced demand stands in for the max demand, which is known only at
+// run time.
+double expectedSlots(const CapacityEstimate& cap, int64_t experts) {
+  const double balanced = double(cap.top_k) * std::ceil(double(cap.tokens) / double(experts));
+  double slots = double(cap.count);
+  if (cap.kind == CapacityEstimate::Kind::kDropless) slots = balanced;
+  if (cap.kind == CapacityEstimate::Kind::kBounded) slots = std::min(slots, balanced);
+  return slots;
+}
+
+// Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the
+// optimizer's states then live in float32 too (core/train/optimizer.cpp).
+MemoryEstimate stateMemory(const RunConfig& c, double params) {
+  MemoryEstimate m;
+  const double elem = double(dtypeBytes(c.train.dtype));
+  const bool masters = c.train.dtype == "bfloat16";
+  const double state_elem = masters ? 4.0 : elem;
+  m.weights = params * elem;
+  m.gradients = params * elem;
+  m.masters = masters ? params * 4.0 : 0.0;
+  const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
+  m.optimizer = params * state_elem * states;
+  return m;
+}
+
+// What one rank holds and sends; with one rank, the whole run.
+RankEstimate estimateRank(const RunConfig& c, const ConfigEstimates& e) {
+  RankEstimate r;
+  r.world = worldSize(c);
+  r.placement = protocol::expert_placement(c.moe.experts, r.world, c.parallel.expert_parallel);
+  const double share =
+      double(r.placement.local_experts) / double(r.placement.experts) / double(r.placement.shards);
+  r.parameters.experts = e.parameters.experts * share;
+  r.parameters.dense = e.parameters.dense;  // replicated on every rank (data parallel)
+  r.memory = stateMemory(c, r.parameters.total());
+  r.memory.activations = e.memory.activations;  // already one process's
+  const int64_t adaptive_r = c.parallel.adaptive_r;
+  if (adaptive_r != 0) {
+    const double passes = double(c.train.grad_accum) * double(e.moe_layers);
+    r.all_to_all_bytes = passes * allToAllBytesPerLayer(c, e.capacity);
+    r.all_to_all_assumes_r1 = r.all_to_all_bytes > 0 && adaptive_r != 1;
+  }
+  return r;
+}
+
 // Activations saved for backward in one forward/backward pass of one process, in elements of the
 // model dtype (the gate's in float32 when fp32_gate). A rough guide, not an allocator trace.
 double activationBytes(const RunConfig& c, const CapacityEstimate& cap) {
   const double elem = double(dtypeBytes(c.train.dtype));
   const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
   const double m = double(c.model.dim), h = double(c.moe.hidden), e = double(c.moe.experts);
-  const double samples = std::ceil(double(c.train.batch_size) / double(c.parallel.nproc));
+  const double samples = std::ceil(double(c.train.batch_size) / double(worldSize(c)));
   const double tokens = double(cap.tokens);  // this process's slice of the batch
-  // Balanced demand stands in for the max demand, which is known only at run time.
-  const double balanced = double(cap.top_k) * std::ceil(tokens / e);
-  double slot_count = double(cap.count);
-  if (cap.kind == CapacityEstimate::Kind::kDropless) slot_count = balanced;
-  if (cap.kind == CapacityEstimate::Kind::kBounded) slot_count = std::min(slot_count, balanced);
+  const double slot_count = expectedSlots(cap, c.moe.experts);
   const double moe = double(moeLayerCount(c));
   // Layer input and output, gate logits / noisy logits / scores, the dispatched tokens, the
   // experts' hidden pre- and post-activation and their output.
@@ -140,7 +181,7 @@ bool canEstimate(const RunConfig& c) {
   return kind && m.dim >= 1 && m.layers >= 1 && m.heads >= 1 && m.seq_len >= 1 && m.vocab >= 1 &&
          e.experts >= 1 && e.top_k >= 1 && e.hidden >= 1 && e.cosine_proj_dim >= 1 &&
          e.every >= 1 && c.train.batch_size >= 1 && c.train.grad_accum >= 1 &&
-         c.parallel.nproc >= 1 && c.parallel.a2a_overlap_degree >= 1 &&
+         protocol::config_world(c.parallel) && c.parallel.a2a_overlap_degree >= 1 &&
          std::isfinite(e.capacity_factor);
 }
 
@@ -191,15 +232,16 @@ int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t to
 
 CapacityEstimate estimateCapacity(const RunConfig& c) {
   CapacityEstimate cap;
-  const int64_t nproc = c.parallel.nproc, experts = c.moe.experts;
+  const int64_t world = worldSize(c), experts = c.moe.experts;
   cap.top_k = std::min(c.moe.top_k, experts);
-  // Each process routes its slice of the global batch; with more processes than experts each
-  // expert is sharded over nproc / experts ranks (Tutel), which aligns the capacity.
-  const double samples = std::ceil(double(c.train.batch_size) / double(nproc));
+  // Each rank routes its slice of the global batch; with more ranks than experts each expert is
+  // sharded over W / E ranks (Tutel), which aligns the capacity.
+  const double samples = std::ceil(double(c.train.batch_size) / double(world));
   cap.tokens = int64_t(saturatingInt(samples * double(tokensPerSample(c))));
-  if (nproc > 1) {
-    const int64_t shard = c.parallel.expert_parallel && nproc > experts ? nproc / experts : 1;
-    cap.alignment = shard * c.parallel.a2a_overlap_degree;
+  if (world > 1) {
+    const int64_t shards =
+        protocol::expert_placement(experts, world, c.parallel.expert_parallel).shards;
+    cap.alignment = shards * c.parallel.a2a_overlap_degree;
   }
   const double f = c.moe.capacity_factor;
   if (f > 0) {
@@ -212,8 +254,20 @@ CapacityEstimate estimateCapacity(const RunConfig& c) {
   }
   // For the bound, an unlimited max demand leaves the factor's term.
   cap.count = capacitySlots(f, cap.tokens, experts, cap.top_k, std::numeric_limits<int64_t>::max(),
-                             cap.alignment);
+                            cap.alignment);
   return cap;
+}
+
+int64_t worldSize(const RunConfig& c) {
+  return protocol::config_world(c.parallel).value_or(1);
+}
+
+double allToAllBytesPerLayer(const RunConfig& c, const CapacityEstimate& cap) {
+  const double w = double(worldSize(c));
+  if (w <= 1 || !c.parallel.expert_parallel) return 0;
+  const double e = double(c.moe.experts), m = double(c.model.dim);
+  const double elem = double(dtypeBytes(c.train.dtype));
+  return 4 * (w - 1) / w * e * expectedSlots(cap, c.moe.experts) * m * elem;
 }
 
 ConfigEstimates estimate(const RunConfig& c) {
@@ -231,18 +285,9 @@ ConfigEstimates estimate(const RunConfig& c) {
                                                                             double(c.moe.hidden));
   out.flops.dense = 3 * denseForwardFlops(c, samples);
 
-  // Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the
-  // optimizer's states then live in float32 too (core/train/optimizer.cpp).
-  const double params = out.parameters.total();
-  const double elem = double(dtypeBytes(c.train.dtype));
-  const bool masters = c.train.dtype == "bfloat16";
-  const double state_elem = masters ? 4.0 : elem;
-  out.memory.weights = params * elem;
-  out.memory.gradients = params * elem;
-  out.memory.masters = masters ? params * 4.0 : 0.0;
-  const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
-  out.memory.optimizer = params * state_elem * states;
+  out.memory = stateMemory(c, out.parameters.total());
   out.memory.activations = activationBytes(c, out.capacity);
+  out.rank = estimateRank(c, out);
   return out;
 }
 

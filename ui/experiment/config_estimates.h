@@ -1,6 +1,7 @@
 // Back-of-the-envelope figures for a RunConfig, shown beside the experiment form: parameters
 // (experts vs dense, counted exactly as the engine's models register them), FLOPs per optimizer
-// step, capacity per expert (docs/ROUTING.md, "Capacity") and memory. Pure C++ (no Qt, no Torch) so
+// step, capacity per expert (docs/ROUTING.md, "Capacity"), memory, and with several ranks what
+// one rank holds and sends. Pure C++ (no Qt, no Torch) so
 // tests can check it against the engine. Figures are doubles: exact integers up to 2^53, and no
 // overflow for the largest configs validation allows.
 #pragma once
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "protocol/parallel_layout.h"
 #include "protocol/run_config.h"
 
 namespace moe::ui {
@@ -44,6 +46,19 @@ struct MemoryEstimate {                                           // bytes
   double states() const { return weights + gradients + optimizer + masters; }
 };
 
+// One rank of a run over W = parallel.nodes x parallel.nproc ranks (W == 1: the whole run).
+struct RankEstimate {
+  int64_t world = 1;
+  protocol::ExpertPlacement placement;  // protocol/parallel_layout.h
+  ParameterEstimate parameters;         // its share of the experts, and every dense parameter
+  MemoryEstimate memory;                // states of those parameters, and its activations
+  // Bytes the rank sends through the all-to-all per optimizer step: per MoE layer and pass,
+  // 4 x (W-1)/W x E x C x M x dtype bytes (dispatch and combine, forward and backward); 0 with
+  // adaptive_r = 0, without expert parallelism or with W == 1 (allToAllBytesPerLayer).
+  double all_to_all_bytes = 0;
+  bool all_to_all_assumes_r1 = false;  // adaptive_r is "auto" or > 1: r = 1's figure
+};
+
 struct ConfigEstimates {
   ParameterEstimate parameters;
   int64_t moe_layers = 0;
@@ -52,6 +67,7 @@ struct ConfigEstimates {
   FlopsEstimate flops;
   CapacityEstimate capacity;
   MemoryEstimate memory;
+  RankEstimate rank;
 };
 
 // False when a size the estimates depend on is not positive (the form shows "—" then; validation
@@ -65,8 +81,17 @@ int64_t tokensPerSample(const protocol::RunConfig& config);
 // docs/ROUTING.md, "Capacity": the capacity rule for `tokens` routed tokens, `experts` experts, k'
 // choices. max_demand is only used when factor <= 0.
 int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
-                       int64_t max_demand, int64_t alignment);
+                      int64_t max_demand, int64_t alignment);
 CapacityEstimate estimateCapacity(const protocol::RunConfig& config);
+
+// W = parallel.nodes x parallel.nproc; 1 while either is out of range.
+int64_t worldSize(const protocol::RunConfig& config);
+
+// All-to-all bytes one rank sends in one MoE layer call, forward and backward, at r = 1:
+// 4 x (W-1)/W x E x C x M x dtype bytes. The dispatch sends the rank's [E, C, M] slots, the
+// combine brings the same amount back, and backward repeats both for the gradients; a 1/W share
+// stays on the rank. C is the estimate's capacity (balanced demand when dropless).
+double allToAllBytesPerLayer(const protocol::RunConfig& config, const CapacityEstimate& capacity);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);

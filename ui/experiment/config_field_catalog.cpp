@@ -119,21 +119,36 @@ const std::unordered_map<std::string, Description>& descriptions() {
         "Aux-loss-free balancing: a per-expert bias on the selection scores, nudged "
         "towards equal load after each step."}},
       {"/moe/bias_balancing/rate", {"Rate", "Bias update per step: b += rate·sign(mean d - d)."}},
-      {"/parallel/nproc",
-       {"Processes",
-        "Processes (ranks) of one run. Multi-process runs are not built yet: moe-train "
-        "runs 1.",
+      {"/parallel/nodes",
+       {"Nodes",
+        "Machines the run spans; it has nodes × nproc ranks. More than 1 needs a cluster "
+        "target: a local run uses this machine only.",
         1, limits::kMaxProcs}},
-      {"/parallel/backend", {"Backend", "Process group: gloo (CPU), nccl (CUDA) or auto."}},
+      {"/parallel/nproc",
+       {"Processes per node",
+        "Processes (ranks) started on each node. Experts are split over all ranks, "
+        "and each takes an equal slice of the batch.",
+        1, limits::kMaxProcs}},
+      {"/parallel/backend",
+       {"Backend", "Process group for the collectives: gloo (CPU), nccl (CUDA) or auto."}},
       {"/parallel/expert_parallel",
-       {"Expert parallel", "Split the experts over the ranks (all-to-all dispatch)."}},
+       {"Expert parallel",
+        "Split the experts over the ranks (all-to-all dispatch); off: every rank holds every "
+        "expert (data parallel)."}},
       {"/parallel/adaptive_r",
-       {"Adaptive r", "Tutel's adaptive parallelism degree r.", 1, limits::kMaxProcs}},
+       {"Adaptive r",
+        "Tutel's adaptive parallelism degree: 0 replicates the experts (no all-to-all); "
+        "r > 0 divides the shards of each expert; auto lets the engine choose. The list "
+        "offers the values the layout admits."}},
       {"/parallel/a2a_overlap_degree",
        {"All-to-all overlap",
         "Chunks the all-to-all is split into to overlap it with the "
         "experts' compute.",
         1, limits::kMaxProcs}},
+      {"/parallel/timeout_s",
+       {"Collective time-out (s)",
+        "Seconds a collective waits for the other ranks: a dead or stalled rank then "
+        "stops the run instead of hanging it."}},
       {"/train/steps", {"Steps", "Optimizer steps.", 1}},
       {"/train/batch_size",
        {"Batch size", "Global samples per forward/backward pass, summed over ranks.", 1,
@@ -212,6 +227,12 @@ class CatalogVisitor {
     f.type = typeOf<T>();
     describe(f);
     out_.push_back(std::move(f));
+  }
+
+  // An integer that JSON may also write as "auto": an editable list in the form.
+  void int_or_auto(const char* key, const int64_t& value, int64_t) {
+    field(key, value);
+    out_.back().takes_auto = true;
   }
 
   template <class F>

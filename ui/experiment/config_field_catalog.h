@@ -24,6 +24,7 @@ struct ConfigField {
   int64_t min = 0, max = 0;          // integer spin box range (validation may be stricter)
   bool read_only = false;            // shown, but the form does not edit it (schema)
   bool is_path = false;              // a file or folder on this machine: offer a browse button
+  bool takes_auto = false;           // an integer >= 0 or "auto" (config_fields.h, int_or_auto)
 };
 
 // Every field, in documented key order. Computed once.

@@ -190,6 +190,12 @@ void ConfigForm::refresh() {
     if (values.contains(pointer)) editor->setValue(values.at(pointer));
     editor->setUnusedReason(
         QString::fromStdString(unusedReason(editor->field().pointer, document_->config())));
+    if (editor->field().takes_auto) {
+      QStringList offered;
+      for (const std::string& v : offeredValues(editor->field().pointer, document_->config()))
+        offered << QString::fromStdString(v);
+      editor->setChoices(offered);
+    }
   }
   showProblems();
 }

@@ -46,8 +46,52 @@ EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
             "1), and float32 master weights for bfloat16. One copy of the whole model."));
   addRow("activations", tr("Activations ≈"),
          tr("Rough size of what one forward/backward pass of one process keeps for backward."));
+  addRankRows();
   connect(document_, &ExperimentDocument::contentChanged, this, &EstimatesPanel::refresh);
   refresh();
+}
+
+// Shown with more than one rank (parallel.nodes x parallel.nproc).
+void EstimatesPanel::addRankRows() {
+  addRow("ranks", tr("Ranks"),
+         tr("parallel.nodes × parallel.nproc processes, and where the experts live on them."));
+  addRow("rank_parameters", tr("Parameters / rank"),
+         tr("One rank's share of the experts (E/W experts, or 1/shards of one) plus every dense "
+            "parameter, which each rank holds whole."));
+  addRow("rank_memory", tr("Memory / rank ≈"),
+         tr("The rank's weights, gradients, optimizer states and masters, plus its activations."));
+  addRow("all_to_all", tr("All-to-all / step"),
+         tr("Bytes one rank sends per optimizer step: per MoE layer and pass, 4·(W−1)/W·E·C·M·"
+            "dtype bytes (dispatch and combine, forward and backward, at r = 1); none with "
+            "adaptive_r = 0 or without expert parallelism."));
+}
+
+QString EstimatesPanel::placementText(const RankEstimate& r) const {
+  if (r.placement.local_experts == r.placement.experts) return tr("experts replicated");
+  if (r.placement.shards > 1) return tr("each expert in %1 shards").arg(r.placement.shards);
+  return r.placement.local_experts == 1 ? tr("1 expert each")
+                                        : tr("%1 experts each").arg(r.placement.local_experts);
+}
+
+void EstimatesPanel::showRank(const protocol::RunConfig& c, const ConfigEstimates& e) {
+  const RankEstimate& r = e.rank;
+  auto* form = static_cast<QFormLayout*>(layout());
+  for (const char* row : {"ranks", "rank_parameters", "rank_memory", "all_to_all"})
+    form->setRowVisible(values_.value(row), r.world > 1);
+  if (r.world <= 1) return;
+  set("ranks", QString::number(r.world),
+      tr("%1 × %2, %3").arg(c.parallel.nodes).arg(c.parallel.nproc).arg(placementText(r)));
+  set("rank_parameters", q(formatCount(r.parameters.total())),
+      tr("experts %1").arg(q(formatCount(r.parameters.experts))));
+  set("rank_memory", q(formatBytes(r.memory.states() + r.memory.activations)),
+      tr("states %1").arg(q(formatBytes(r.memory.states()))));
+  if (r.all_to_all_bytes > 0) {
+    set("all_to_all", q(formatBytes(r.all_to_all_bytes)),
+        r.all_to_all_assumes_r1 ? tr("sent per rank, at r = 1") : tr("sent per rank"));
+  } else {
+    set("all_to_all", tr("none"),
+        c.parallel.expert_parallel ? tr("adaptive_r = 0") : tr("no expert parallelism"));
+  }
 }
 
 void EstimatesPanel::addRow(const QString& key, const QString& label, const QString& tooltip) {
@@ -85,7 +129,7 @@ void EstimatesPanel::refresh() {
   const protocol::RunConfig& c = document_->config();
   if (!canEstimate(c)) {
     for (QLabel* label : values_) label->setText("—");
-    return;
+    return;  // the rank rows keep their visibility: a typo should not make the panel jump
   }
   const ConfigEstimates e = estimate(c);
   const double total = e.parameters.total();
@@ -113,12 +157,18 @@ void EstimatesPanel::refresh() {
   set("weights", q(formatBytes(e.memory.states())),
       tr("weights %1").arg(q(formatBytes(e.memory.weights))));
   set("activations", q(formatBytes(e.memory.activations)),
-      c.parallel.nproc > 1 ? tr("per process") : QString());
+      e.rank.world > 1 ? tr("per rank") : QString());
+  showRank(c, e);
 }
 
 QString EstimatesPanel::valueText(const QString& row) const {
   QLabel* label = values_.value(row);
   return label ? label->text() : QString();
+}
+
+bool EstimatesPanel::isRowVisible(const QString& row) const {
+  QLabel* label = values_.value(row);
+  return label && static_cast<QFormLayout*>(layout())->isRowVisible(label);
 }
 
 }  // namespace moe::ui

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include "experiment/local_target.h"
+
 namespace moe::ui {
 namespace {
 
@@ -116,6 +118,12 @@ void ExperimentDocument::parseText() {
 
 void ExperimentDocument::recheck() {
   problems_ = protocol::check(json_, &config_, options_);
+  // The experiment runs here (LocalRun): what this machine cannot run is a problem too.
+  std::vector<protocol::ConfigProblem> local = localTargetProblems(config_);
+  if (!local.empty()) {
+    problems_.insert(problems_.end(), local.begin(), local.end());
+    protocol::sort_by_key_order(problems_);
+  }
   parse_problems_.clear();
   protocol::parse_config(json_, &parse_problems_);
 }

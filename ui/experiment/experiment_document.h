@@ -38,7 +38,8 @@ class ExperimentDocument : public QObject {
   const nlohmann::json& json() const { return json_; }
   // json() read by protocol::parse_config: well-typed values applied, defaults elsewhere.
   const protocol::RunConfig& config() const { return config_; }
-  // Every problem of json(), in key order (protocol::check).
+  // Every problem of json(), in key order: protocol::check, and what a local run cannot do
+  // (local_target.h: parallel.nodes > 1).
   const std::vector<protocol::ConfigProblem>& problems() const { return problems_; }
   const std::optional<JsonSyntaxError>& syntaxError() const { return syntax_error_; }
   bool hasSyntaxError() const { return syntax_error_.has_value(); }

@@ -62,6 +62,15 @@ std::optional<double> parseNumber(const QString& text) {
   return v;
 }
 
+// An int_or_auto key's text: "auto", an integer (negative ones too: validation says why), or null.
+nlohmann::json autoValue(const QString& text) {
+  const QString t = text.trimmed();
+  if (t == QStringLiteral("auto")) return "auto";
+  bool ok = false;
+  const qlonglong v = t.toLongLong(&ok);
+  return ok ? nlohmann::json(int64_t(v)) : nlohmann::json(nullptr);
+}
+
 int clampToInt(int64_t v) {
   return int(
       std::clamp<int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
@@ -103,7 +112,16 @@ FieldEditor::FieldEditor(const ConfigField& field, QWidget* parent)
 }
 
 QWidget* FieldEditor::createEditor() {
-  if (!field_.choices.empty()) {
+  if (field_.takes_auto) {
+    // An editable list: the values the config admits now (setChoices), or any integer typed.
+    combo_ = new QComboBox(this);
+    combo_->setEditable(true);
+    combo_->setInsertPolicy(QComboBox::NoInsert);
+    combo_->addItems({QStringLiteral("auto"), QStringLiteral("0"), QStringLiteral("1")});
+    connect(combo_, &QComboBox::activated, this, [this] { emitEdited(); });
+    connect(combo_->lineEdit(), &QLineEdit::textEdited, this, [this] { emitEdited(); });
+    editor_ = combo_;
+  } else if (!field_.choices.empty()) {
     combo_ = new QComboBox(this);
     for (const std::string& choice : field_.choices)
       combo_->addItem(QString::fromStdString(choice));
@@ -174,6 +192,11 @@ void FieldEditor::chooseFile() {
 void FieldEditor::emitEdited() {
   if (updating_) return;
   nlohmann::json v = value();
+  if (v.is_null() && field_.takes_auto) {
+    setLocalProblem(
+        tr("expected an integer >= 0 or \"auto\", got \"%1\"").arg(combo_->currentText()));
+    return;
+  }
   if (v.is_null()) {
     setLocalProblem(tr("expected a number, got \"%1\"").arg(line_->text()));
     return;
@@ -183,6 +206,7 @@ void FieldEditor::emitEdited() {
 }
 
 nlohmann::json FieldEditor::value() const {
+  if (field_.takes_auto) return autoValue(combo_->currentText());
   if (combo_) return combo_->currentText().toStdString();
   if (check_) return check_->isChecked();
   if (spin_) return int64_t(spin_->value());
@@ -196,7 +220,11 @@ nlohmann::json FieldEditor::value() const {
 void FieldEditor::setValue(const nlohmann::json& value) {
   if (value == this->value()) return;
   updating_ = true;
-  if (combo_) {
+  if (field_.takes_auto) {
+    combo_->setCurrentText(
+        QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump()));
+    setLocalProblem({});
+  } else if (combo_) {
     setComboValue(QString::fromStdString(value.is_string() ? value.get<std::string>() : ""));
   } else if (check_) {
     check_->setChecked(value.is_boolean() && value.get<bool>());
@@ -212,6 +240,19 @@ void FieldEditor::setValue(const nlohmann::json& value) {
     line_->setText(QString::fromStdString(value.is_string() ? value.get<std::string>() : ""));
     line_->setCursorPosition(0);  // a long path reads from its start
   }
+  updating_ = false;
+}
+
+void FieldEditor::setChoices(const QStringList& choices) {
+  if (!field_.takes_auto) return;
+  QStringList shown;
+  for (int i = 0; i < combo_->count(); ++i) shown << combo_->itemText(i);
+  if (shown == choices) return;
+  updating_ = true;
+  const QString text = combo_->currentText();  // what the user typed stays
+  combo_->clear();
+  combo_->addItems(choices);
+  combo_->setCurrentText(text);
   updating_ = false;
 }
 

@@ -1,9 +1,11 @@
 // FieldEditor: one RunConfig key in the form: the editor that fits its type (combo box for allowed
-// values, spin box, check box, line edit, with a browse button for paths), its label, and the
-// problem message shown under it with a red frame around the editor.
+// values, an editable one for integers that take "auto", spin box, check box, line edit, with a
+// browse button for paths), its label, and the problem message shown under it with a red frame
+// around the editor.
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <QWidget>
 
@@ -36,6 +38,10 @@ class FieldEditor : public QWidget {
   void setValue(const nlohmann::json& value);
   // The value the editor shows, as JSON (null while a number field holds text that is not one).
   nlohmann::json value() const;
+
+  // The values an int_or_auto key offers now ("auto", "0", "1", "2", ...); the text shown stays.
+  // Other keys keep their catalog choices.
+  void setChoices(const QStringList& choices);
 
   // "" clears. Several problems of the same key come joined by newlines.
   void setProblem(const QString& message);

@@ -1,5 +1,9 @@
 #include "experiment/field_relevance.h"
 
+#include <algorithm>
+
+#include "protocol/parallel_layout.h"
+
 namespace moe::ui {
 
 std::string unusedReason(const std::string& pointer, const protocol::RunConfig& c) {
@@ -26,10 +30,25 @@ std::string unusedReason(const std::string& pointer, const protocol::RunConfig& 
   } else if (pointer == "/data/path") {
     if (c.data.kind == "synthetic") return "synthetic data is generated, not read";
   } else if (pointer == "/parallel/backend" || pointer == "/parallel/expert_parallel" ||
-             pointer == "/parallel/adaptive_r" || pointer == "/parallel/a2a_overlap_degree") {
-    if (c.parallel.nproc <= 1) return "used with more than one process";
+             pointer == "/parallel/timeout_s") {
+    if (protocol::config_world(c.parallel).value_or(1) <= 1)
+      return "used with more than one rank (nodes × nproc)";
+  } else if (pointer == "/parallel/adaptive_r" || pointer == "/parallel/a2a_overlap_degree") {
+    if (protocol::config_world(c.parallel).value_or(1) <= 1)
+      return "used with more than one rank (nodes × nproc)";
+    if (!c.parallel.expert_parallel) return "used with expert parallelism only";
   }
   return "";
+}
+
+std::vector<std::string> offeredValues(const std::string& pointer, const protocol::RunConfig& c) {
+  if (pointer != "/parallel/adaptive_r") return {};
+  const int64_t world = protocol::config_world(c.parallel).value_or(1);
+  const int64_t experts = std::max<int64_t>(c.moe.experts, 1);
+  std::vector<std::string> out{"auto"};
+  const auto placement = protocol::expert_placement(experts, world, c.parallel.expert_parallel);
+  for (int64_t r : protocol::valid_adaptive_r(placement)) out.push_back(std::to_string(r));
+  return out;
 }
 
 }  // namespace moe::ui

@@ -22,6 +22,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/human_units.h
   ${CMAKE_CURRENT_LIST_DIR}/json_editor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_editor.h
+  ${CMAKE_CURRENT_LIST_DIR}/local_target.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/local_target.h
   ${CMAKE_CURRENT_LIST_DIR}/preset_library.cpp
   ${CMAKE_CURRENT_LIST_DIR}/preset_library.h
   ${CMAKE_CURRENT_LIST_DIR}/problem_list_model.cpp

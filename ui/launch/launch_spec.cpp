@@ -23,10 +23,15 @@ QStringList LaunchSpec::arguments() const {
     }
   }
   for (const QString& assignment : overrides) args << QStringLiteral("--set") << assignment;
-  return args;
+  // Several ranks on this machine: the launcher starts them, each with the same `run` arguments.
+  const std::optional<protocol::RunConfig> c = config();
+  if (!c || c->parallel.nproc <= 1) return args;
+  return QStringList{QStringLiteral("launch"), QStringLiteral("--nproc-per-node"),
+                     QString::number(c->parallel.nproc), QStringLiteral("--")} +
+         args;
 }
 
-qint64 LaunchSpec::expectedSteps() const {
+std::optional<protocol::RunConfig> LaunchSpec::config() const {
   const QString file = resume ? QDir(run_dir).filePath(QStringLiteral("config.json")) : config_file;
   try {
     nlohmann::json json = protocol::read_config_json_file(file.toStdString());
@@ -34,10 +39,15 @@ qint64 LaunchSpec::expectedSteps() const {
     for (const QString& a : overrides) assignments.push_back(a.toStdString());
     protocol::apply_overrides(json, assignments);
     std::vector<protocol::ConfigProblem> problems;
-    return protocol::parse_config(json, &problems).train.steps;
+    return protocol::parse_config(json, &problems);
   } catch (const std::exception&) {
-    return 0;  // unreadable or a bad override: moe-train reports it
+    return std::nullopt;  // unreadable or a bad override: moe-train reports it
   }
+}
+
+qint64 LaunchSpec::expectedSteps() const {
+  const std::optional<protocol::RunConfig> c = config();
+  return c ? c->train.steps : 0;
 }
 
 QString defaultTrainProgram() {

@@ -144,6 +144,56 @@ class TestConfigEstimates : public QObject {
     QVERIFY(estimate(c).memory.activations > 0);
   }
 
+  void perRankShareAndAllToAll() {
+    RunConfig c = helloworld();  // E = 4, M = 16, H = 8; batch 16 x 128 tokens
+    c.parallel.nproc = 4;
+    c.train.grad_accum = 2;
+    ConfigEstimates e = estimate(c);
+    QCOMPARE(e.rank.world, int64_t(4));
+    QCOMPARE(e.rank.placement.local_experts, int64_t(1));
+    QCOMPARE(e.rank.parameters.experts, e.parameters.experts / 4);
+    QCOMPARE(e.rank.parameters.dense, e.parameters.dense);             // every rank holds the gate
+    QCOMPARE(e.rank.memory.states(), 16 * e.rank.parameters.total());  // float32 AdamW
+    QCOMPARE(e.rank.memory.activations, e.memory.activations);
+    // N = 16/4 * 128 = 512 tokens per rank, C = 2 * floor(512/4) = 256; per layer
+    // 4 * (W-1)/W * E * C * M * 4 bytes, two passes per step.
+    QCOMPARE(e.capacity.count, int64_t(256));
+    const double per_layer = 4 * 3.0 / 4 * 4 * 256 * 16 * 4;
+    QCOMPARE(allToAllBytesPerLayer(c, e.capacity), per_layer);
+    QCOMPARE(e.rank.all_to_all_bytes, 2 * per_layer);
+    QVERIFY(!e.rank.all_to_all_assumes_r1);
+    c.parallel.adaptive_r = moe::protocol::kAdaptiveRAuto;
+    QVERIFY(estimate(c).rank.all_to_all_assumes_r1);
+    c.parallel.adaptive_r = 0;  // experts replicated: no all-to-all
+    QCOMPARE(estimate(c).rank.all_to_all_bytes, 0.0);
+    c.parallel.adaptive_r = 1;
+    c.parallel.expert_parallel = false;
+    e = estimate(c);
+    QCOMPARE(e.rank.all_to_all_bytes, 0.0);
+    QCOMPARE(e.rank.parameters.experts, e.parameters.experts);
+    c = helloworld();  // one rank: the whole run
+    e = estimate(c);
+    QCOMPARE(e.rank.world, int64_t(1));
+    QCOMPARE(e.rank.all_to_all_bytes, 0.0);
+    QCOMPARE(e.rank.parameters.total(), e.parameters.total());
+  }
+
+  void shardedExpertsAlignTheCapacity() {
+    RunConfig c = helloworld();
+    c.moe.experts = 2;
+    c.parallel.nodes = 2;
+    c.parallel.nproc = 4;  // 8 ranks: each expert in 4 shards
+    c.moe.capacity_factor = 1.1;
+    const ConfigEstimates e = estimate(c);
+    QCOMPARE(e.rank.placement.shards, int64_t(4));
+    QCOMPARE(e.rank.parameters.experts, e.parameters.experts / 8);
+    // N = 2 * 128 = 256, k' = 2: 2 * floor(1.1 * 128) = 280, aligned up to a multiple of 4.
+    QCOMPARE(e.capacity.alignment, int64_t(4));
+    QCOMPARE(e.capacity.count, int64_t(280));
+    c.moe.capacity_factor = 1.0 + 1.0 / 128;  // 2 * 129 = 258 -> 260
+    QCOMPARE(estimate(c).capacity.count, int64_t(260));
+  }
+
   void cannotEstimateNonsense() {
     RunConfig c;
     QVERIFY(canEstimate(c));
@@ -151,6 +201,10 @@ class TestConfigEstimates : public QObject {
     QVERIFY(!canEstimate(c));
     c = RunConfig{};
     c.model.kind = "rnn";
+    QVERIFY(!canEstimate(c));
+    c = RunConfig{};
+    c.parallel.nodes = 1 << 20;  // beyond the largest world: no overflow, no estimate
+    c.parallel.nproc = 1 << 20;
     QVERIFY(!canEstimate(c));
   }
 

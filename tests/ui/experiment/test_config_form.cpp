@@ -27,6 +27,7 @@ struct KeyCounter {
   void field(const char*, const T&) {
     ++keys;
   }
+  void int_or_auto(const char*, const int64_t&, int64_t) { ++keys; }
   template <class F>
   void section(const char*, F&& body) {
     body();
@@ -157,6 +158,71 @@ class TestConfigForm : public QObject {
     doc_->setText(R"({"moe": {"activation": "relu"}})");
     QCOMPARE(combo->count(), 3);  // the stray item is gone
     QCOMPARE(combo->currentText(), QString("relu"));
+  }
+
+  void parallelSectionComesAliveWithSeveralRanks() {
+    FieldEditor* backend = form_->fieldEditor("/parallel/backend");
+    FieldEditor* timeout = form_->fieldEditor("/parallel/timeout_s");
+    FieldEditor* r = form_->fieldEditor("/parallel/adaptive_r");
+    QVERIFY(backend->isUnused());  // one rank: nothing to parallelise
+    QVERIFY(timeout->isUnused());
+    QVERIFY(!form_->fieldEditor("/parallel/nproc")->isUnused());
+    QVERIFY(!form_->fieldEditor("/parallel/nodes")->isUnused());
+    doc_->setText(R"({"parallel": {"nproc": 4}})");
+    QVERIFY(!backend->isUnused());
+    QVERIFY(!timeout->isUnused());
+    QVERIFY(!r->isUnused());
+    doc_->setText(R"({"parallel": {"nproc": 4, "expert_parallel": false}})");
+    QVERIFY(r->isUnused());
+    QVERIFY(!backend->isUnused());
+    QCOMPARE(form_->fieldEditor("/parallel/nproc")->label()->text(), QString("Processes per node"));
+  }
+
+  void adaptiveROffersTheLayoutsValues() {
+    auto* combo = qobject_cast<QComboBox*>(form_->fieldEditor("/parallel/adaptive_r")->editor());
+    QVERIFY(combo && combo->isEditable());
+    auto items = [combo] {
+      QStringList out;
+      for (int i = 0; i < combo->count(); ++i) out << combo->itemText(i);
+      return out;
+    };
+    QCOMPARE(items(), (QStringList{"auto", "0", "1"}));
+    QCOMPARE(combo->currentText(), QString("1"));
+    // 2 experts on 2 nodes x 4: each expert in 4 shards, so r may divide 4.
+    doc_->setText(R"({"moe": {"experts": 2}, "parallel": {"nodes": 2, "nproc": 4}})");
+    QCOMPARE(items(), (QStringList{"auto", "0", "1", "2", "4"}));
+    combo->setCurrentIndex(combo->findText("auto"));
+    emit combo->activated(combo->currentIndex());  // what a user's pick emits
+    QCOMPARE(doc_->json()["parallel"]["adaptive_r"], nlohmann::json("auto"));
+    QCOMPARE(doc_->config().parallel.adaptive_r, moe::protocol::kAdaptiveRAuto);
+  }
+
+  void adaptiveRTypedValuesAreCheckedInline() {
+    FieldEditor* r = form_->fieldEditor("/parallel/adaptive_r");
+    auto* combo = qobject_cast<QComboBox*>(r->editor());
+    doc_->setText(R"({"moe": {"experts": 2}, "parallel": {"nproc": 8}})");
+    combo->lineEdit()->clear();
+    QTest::keyClicks(combo->lineEdit(), "3");  // not a divisor of the 4 shards
+    QCOMPARE(doc_->config().parallel.adaptive_r, 3);
+    QCOMPARE(r->problem(), QString(R"(must be "auto" or one of 0, 1, 2, 4 for 2 experts on 8 )"
+                                   "ranks (each expert in 4 shards), got 3"));
+    combo->lineEdit()->clear();
+    QTest::keyClicks(combo->lineEdit(), "fast");
+    QCOMPARE(r->problem(), QString(R"(expected an integer >= 0 or "auto", got "fast")"));
+    combo->lineEdit()->clear();
+    QTest::keyClicks(combo->lineEdit(), "2");
+    QVERIFY(r->problem().isEmpty());
+    QVERIFY(doc_->isValid());
+  }
+
+  void layoutProblemsShowUnderTheirFields() {
+    doc_->setText(R"({"parallel": {"nproc": 3}, "train": {"batch_size": 2}})");
+    QVERIFY(form_->fieldEditor("/moe/experts")->problem().contains("number of ranks (3)"));
+    QCOMPARE(form_->fieldEditor("/train/batch_size")->problem(),
+             QString("must be divisible by the number of ranks (3), got 2: more ranks than the "
+                     "batch has rows"));
+    doc_->setText(R"({"parallel": {"nodes": 2}})");
+    QVERIFY(form_->fieldEditor("/parallel/nodes")->problem().contains("needs a cluster target"));
   }
 
   void syntaxErrorMakesTheFormReadOnly() {

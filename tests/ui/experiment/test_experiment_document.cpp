@@ -119,6 +119,26 @@ class TestExperimentDocument : public QObject {
     QVERIFY(hasProblem(*doc_, "/data/path"));
   }
 
+  void nodesAboveOneCannotRunLocally() {
+    doc_->setValue("/parallel/nodes", 2);
+    QVERIFY(!doc_->isValid());
+    QCOMPARE(doc_->problems().size(), size_t(1));
+    QCOMPARE(doc_->problems()[0].pointer, std::string("/parallel/nodes"));
+    QCOMPARE(doc_->problems()[0].message,
+             std::string("parallel.nodes > 1 needs a cluster target: a local run starts every "
+                         "rank on this machine, got 2"));
+    // In key order with the validator's problems.
+    doc_->setValue("/model/dim", 7);
+    doc_->setValue("/train/steps", 0);
+    std::vector<std::string> pointers;
+    for (const auto& p : doc_->problems()) pointers.push_back(p.pointer);
+    QCOMPARE(pointers, (std::vector<std::string>{"/model/dim", "/parallel/nodes", "/train/steps"}));
+    doc_->setValue("/parallel/nodes", 1);
+    doc_->setValue("/model/dim", 8);
+    doc_->setValue("/train/steps", 10);
+    QVERIFY(doc_->isValid());
+  }
+
   void saveAndOpenRoundTrip() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

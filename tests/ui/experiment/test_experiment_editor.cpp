@@ -16,6 +16,7 @@
 #include "experiment/json_editor.h"
 #include "experiment/problem_list_model.h"
 
+using moe::ui::EstimatesPanel;
 using moe::ui::ExperimentEditor;
 using moe::ui::JsonEditor;
 
@@ -93,6 +94,24 @@ class TestExperimentEditor : public QObject {
     QVERIFY(editor_->estimatesPanel()->valueText("experts").startsWith("1.12 k"));
     editor_->document()->setText(R"({"moe": {"capacity_factor": 0}})");
     QVERIFY(editor_->estimatesPanel()->valueText("capacity").startsWith("dropless (max demand)"));
+  }
+
+  void rankEstimatesShowWithSeveralRanks() {
+    EstimatesPanel* panel = editor_->estimatesPanel();
+    editor_->document()->setText(
+        R"({"model": {"kind": "helloworld", "dim": 16}, "moe": {"experts": 4, "hidden": 8}})");
+    QVERIFY(!panel->isRowVisible("all_to_all"));
+    QVERIFY(!panel->isRowVisible("rank_parameters"));
+    editor_->document()->setText(R"({"model": {"kind": "helloworld", "dim": 16},
+        "moe": {"experts": 4, "hidden": 8}, "parallel": {"nproc": 4}})");
+    QVERIFY(panel->isRowVisible("all_to_all"));
+    QVERIFY(panel->valueText("ranks").startsWith("4"));
+    QVERIFY(panel->valueText("ranks").contains("1 expert each"));
+    // 1120 / 4 expert parameters + 64 dense.
+    QVERIFY(panel->valueText("rank_parameters").startsWith("344"));
+    QVERIFY(panel->valueText("all_to_all").startsWith("192 KiB"));
+    editor_->document()->setText(R"({"parallel": {"nproc": 2, "adaptive_r": 0}})");
+    QVERIFY(panel->valueText("all_to_all").startsWith("none"));
   }
 
   // The editor with the default experiment (fashion-mnist), at a laptop-sized window: no label

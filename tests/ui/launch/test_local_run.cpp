@@ -85,6 +85,39 @@ class TestLocalRun : public QObject {
              (QStringList{"run", "--config", "c.json", "--runs-root", "/runs"}));
   }
 
+  // Several processes per node: the launcher starts the ranks with the same `run` arguments.
+  void severalProcessesGoThroughTheLauncher() {
+    const QString config = dir_.filePath(QStringLiteral("ranks.json"));
+    QFile file(config);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"parallel": {"nproc": 4}, "train": {"steps": 5}})");
+    file.close();
+
+    LaunchSpec spec;
+    spec.config_file = config;
+    spec.runs_root = QStringLiteral("/runs");
+    spec.overrides = {QStringLiteral("train.steps=7")};
+    QCOMPARE(spec.arguments(),
+             (QStringList{"launch", "--nproc-per-node", "4", "--", "run", "--config", config,
+                          "--runs-root", "/runs", "--set", "train.steps=7"}));
+    QCOMPARE(spec.expectedSteps(), 7);
+    // An override decides too, and one process is a plain run.
+    spec.overrides << QStringLiteral("parallel.nproc=2");
+    QCOMPARE(spec.arguments().mid(0, 5),
+             (QStringList{"launch", "--nproc-per-node", "2", "--", "run"}));
+    spec.overrides = {QStringLiteral("parallel.nproc=1")};
+    QCOMPARE(spec.arguments().first(), QString("run"));
+
+    // A resumed run keeps its own layout, from its config.json.
+    QDir(dir_.path()).mkpath(QStringLiteral("run-a"));
+    QVERIFY(QFile::copy(config, dir_.filePath(QStringLiteral("run-a/config.json"))));
+    LaunchSpec resume;
+    resume.resume = true;
+    resume.run_dir = dir_.filePath(QStringLiteral("run-a"));
+    QCOMPARE(resume.arguments(), (QStringList{"launch", "--nproc-per-node", "4", "--", "run",
+                                              "--resume", resume.run_dir}));
+  }
+
   void telemetryAndProgressFromStdout() {
     LaunchSpec spec;
     spec.program = script(QStringLiteral("ok.sh"),
