@@ -125,7 +125,7 @@ std::vector<KeyRow> key_rows() {
   for (const ui::ConfigField& field : ui::configFields()) {
     KeyRow row;
     row.key = ui::dottedKey(field.pointer);
-    row.type = type_name(field.type);
+    row.type = field.takes_auto ? "integer or `\"auto\"`" : type_name(field.type);
     row.default_value = defaults.at(json::json_pointer(field.pointer)).dump();
     row.allowed = allowed_values(field);
     row.label = field.label;
