@@ -1,5 +1,6 @@
 // RankHeatmap: a multi-process run's step time per rank over the run, ranks (y) x steps (x), so a
-// straggler shows as a bright row and a slow stretch of the run as a bright column. Consecutive
+// straggler shows as a bright row and a slow stretch of the run as a bright column (the colours
+// run from the fastest cell to the slowest, so differences of a few percent show). Consecutive
 // logged steps are averaged into about one cell per two pixels of width (RunSeries::rankMatrix),
 // as ExpertLoadHeatmap does. Row i is the i-th rank in ascending order (rank i when the engine
 // numbers its ranks 0..W-1, as it does).

@@ -73,11 +73,17 @@ TimeSeriesPlot* RanksPage::addPlot(const QString& y_label, const QString& export
 }
 
 void RanksPage::placeLegend() {
-  // Out of the axis rect, where 64 entries would cover the curves, into a column on the right.
+  // Out of the axis rect, where 64 entries would cover the curves, into a column on the right:
+  // the legend at its top, an empty element taking the rest of the height.
   QCPLegend* legend = step_ms_->legend;
   step_ms_->axisRect()->insetLayout()->take(legend);
-  step_ms_->plotLayout()->addElement(0, 1, legend);
+  auto* column = new QCPLayoutGrid;
+  step_ms_->plotLayout()->addElement(0, 1, column);
   step_ms_->plotLayout()->setColumnStretchFactor(1, 0.001);
+  column->addElement(0, 0, legend);
+  column->addElement(1, 0, new QCPLayoutElement(step_ms_));
+  column->setRowStretchFactor(0, 0.001);
+  column->setMargins(QMargins(0, 6, 4, 0));
   legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
   legend->setWrap(kLegendRows);
   legend->setRowSpacing(0);
