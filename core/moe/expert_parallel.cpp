@@ -48,33 +48,77 @@ struct AllReduceSumFunction : torch::autograd::Function<AllReduceSumFunction> {
   }
 };
 
-// r = 0: this rank's experts' weights [El, ...] -> every expert's [E, ...]. Backward sums every
-// rank's gradient for the full stack and keeps this rank's experts.
+// This rank's part of an expert tensor -> the full tensor [E, ...] of every rank's parts.
+// Backward sums every rank's gradient of the full tensor and keeps this rank's part.
 struct GatherExpertsFunction : torch::autograd::Function<GatherExpertsFunction> {
-  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& local,
-                            dist::ProcessGroup* group, int64_t first) {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& part, dist::ProcessGroup* group,
+                            const ExpertPartition& partition, bool whole_in_shards) {
     ScopedPhase phase("a2a");
     ctx->saved_data["group"] = address(group);
-    ctx->saved_data["first"] = first;
-    ctx->saved_data["count"] = local.size(0);
-    auto gathered = group->all_gather(local);  // [W, El, ...]
-    auto shape = local.sizes().vec();
-    shape[0] *= group->world_size();
-    return gathered.reshape(shape);
+    ctx->saved_data["whole"] = whole_in_shards;
+    ctx->saved_data["partition"] =
+        std::vector<int64_t>{partition.world,  partition.rank,          partition.experts,
+                             partition.hidden, partition.local_experts, partition.shards};
+    return partition.whole_from(group->all_gather(part), whole_in_shards);
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     ScopedPhase phase(kBackwardA2aPhase);
-    auto grad = grads[0].contiguous().clone();
-    group_at(ctx).all_reduce_sum(grad);
-    const int64_t first = ctx->saved_data["first"].toInt(),
-                  count = ctx->saved_data["count"].toInt();
-    return {grad.narrow(0, first, count).clone(), at::Tensor(), at::Tensor()};
+    const auto v = ctx->saved_data["partition"].toIntVector();
+    const ExpertPartition p{v[0], v[1], v[2], v[3], v[4], v[5]};
+    auto parts = p.parts_of(grads[0], ctx->saved_data["whole"].toBool()).contiguous().clone();
+    group_at(ctx).all_reduce_sum(parts);
+    return {parts[p.rank].clone(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
-at::Tensor gathered(const at::Tensor& local, const ExpertPlacementOnGroup& p) {
-  if (!local.defined()) return local;
-  return GatherExpertsFunction::apply(local, p.group, p.first_expert);
+// Every expert's weights, whole (r = 0, or r < s where a rank computes more than its shard).
+ExpertWeights gathered_weights(ExpertsImpl& experts, const ExpertPlacementOnGroup& p) {
+  const auto w = experts.weights();
+  const auto gather = [&](const at::Tensor& part, bool whole) {
+    return part.defined() ? GatherExpertsFunction::apply(part, p.group, p.partition, whole) : part;
+  };
+  return {gather(w[0], false), gather(w[1], false), gather(w[2], false), gather(w[3], true)};
+}
+
+// r >= 1 with experts sharded (E < W): see ExpertPlacementOnGroup.
+at::Tensor run_sharded_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
+                               const ExpertPlacementOnGroup& p) {
+  const ExpertPartition& part = p.partition;
+  const int64_t W = part.world, E = part.experts, s = part.shards, r = p.r, g = s / r;
+  const int64_t C = dispatched.size(1), M = dispatched.size(2), chunk = C / g;
+  TORCH_CHECK(C % g == 0, "slots per expert (", C, ") must split into ", g, " groups");
+  // Rank q = (expert q / s, group (q % s) / r) receives that group's share of the expert's slots.
+  std::vector<int64_t> rows(W);
+  for (int64_t q = 0; q < W; ++q) rows[q] = (q / s) * g + (q % s) / r;
+  auto send = dispatched.reshape({E * g, chunk, M}).index_select(0, at::tensor(rows, at::kLong));
+  auto received = all_to_all(send, *p.group);  // [W sources, chunk, M]
+
+  // This rank's hidden slice of width H / r: its own shard when r = s, else cut from the whole.
+  const int64_t e = part.rank / s, slice = part.shard() % r, width = part.hidden / r;
+  ExpertWeights w;
+  if (r == s) {
+    const auto own = experts.weights();
+    w = {own[0], own[1], own[2], at::Tensor()};
+  } else {
+    const auto whole = gathered_weights(experts, p);
+    w.fc1_w = whole.fc1_w.narrow(0, e, 1).narrow(1, slice * width, width);
+    if (whole.fc1_b.defined())
+      w.fc1_b = whole.fc1_b.narrow(0, e, 1).narrow(1, slice * width, width);
+    w.fc2_w = whole.fc2_w.narrow(0, e, 1).narrow(1, slice * width, width);
+  }
+  at::Tensor partial;
+  {
+    ScopedPhase phase("experts");
+    partial = expert_ffn(received.reshape({1, W * chunk, M}), w, experts.activation());
+  }
+  // Back where the tokens came from: the r partial outputs of each group summed, plus fc2's bias.
+  auto back = all_to_all(partial.reshape({W, chunk, M}), *p.group);
+  auto out = back.reshape({E, g, r, chunk, M}).sum(2).reshape({E, C, M});
+  const auto bias = experts.weights()[3];
+  if (bias.defined()) {
+    out = out + GatherExpertsFunction::apply(bias, p.group, p.partition, true).unsqueeze(1);
+  }
+  return out;
 }
 
 }  // namespace
@@ -93,15 +137,14 @@ at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
     ScopedPhase phase("experts");
     return experts.forward(dispatched);
   }
-  const int64_t W = p.group->world_size(), El = p.local_experts;
+  const int64_t W = p.group->world_size(), El = p.partition.local_experts;
   const int64_t E = dispatched.size(0), C = dispatched.size(1), M = dispatched.size(2);
   if (p.r == 0) {
-    const auto w = experts.weights();
-    const ExpertWeights full{gathered(w[0], p), gathered(w[1], p), gathered(w[2], p),
-                             gathered(w[3], p)};
+    const auto whole = gathered_weights(experts, p);
     ScopedPhase phase("experts");
-    return expert_ffn(dispatched, full, experts.activation());
+    return expert_ffn(dispatched, whole, experts.activation());
   }
+  if (p.partition.shards > 1) return run_sharded_experts(dispatched, experts, p);
   // [E, C, M] = [W, El, C, M]: chunk q holds rank q's experts' slots.
   auto received = all_to_all(dispatched.reshape({W, El, C, M}), *p.group);
   at::Tensor out;

@@ -9,16 +9,22 @@
 
 namespace moe {
 
-// How one layer's experts sit on the group. r is Tutel's adaptive parallelism degree:
-//   r = 1: each rank owns `local_experts` experts; tokens travel to them by all-to-all.
-//   r = 0: the same parameters, but every rank gathers all experts' weights and runs its own
-//          tokens through them (pure data parallelism, no all-to-all of tokens).
-// The parameter layout is the same for both, so r may change between steps.
+// How one layer's experts sit on the group, and r, Tutel's adaptive parallelism degree
+// (docs/ROUTING.md, "Adaptive parallelism"):
+//   r = 0: every rank gathers all experts' weights and runs its own tokens through them (pure
+//          data parallelism, no all-to-all of tokens).
+//   r >= 1 (a divisor of the shards s; 1 when E >= W): tokens travel by all-to-all. The s ranks
+//          of an expert form s / r groups; each group takes its share of the expert's slots, and
+//          its r ranks each compute a 1/r slice of the hidden dimension on all of them; the
+//          partial outputs are summed where the tokens came from. r = s needs no weight gathering.
+// The parameter layout is the same for every r, so r may change between steps.
 struct ExpertPlacementOnGroup {
   dist::ProcessGroup* group = nullptr;  // not owned; outlives the model
-  int64_t first_expert = 0, local_experts = 0;
+  ExpertPartition partition;
   bool sharded = false;  // false: every rank holds every expert (experts replicated)
   int64_t r = 1;
+  // Slots per expert of this rank's buffer must be a multiple of this (s / r groups).
+  int64_t slot_groups() const { return r >= 1 ? partition.shards / r : 1; }
 };
 
 // Equal-split all-to-all along dim 0; backward is the same exchange of the gradients.

@@ -34,11 +34,12 @@ ExpertsImpl::ExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Act
   }
 }
 
-void ExpertsImpl::keep_experts(int64_t first, int64_t count) {
+void ExpertsImpl::keep_part(const ExpertPartition& partition) {
   at::NoGradGuard no_grad;
-  for (at::Tensor* t : {&fc1_w_, &fc1_b_, &fc2_w_, &fc2_b_}) {
-    if (t->defined()) t->set_data(t->narrow(0, first, count).clone());
+  for (at::Tensor* t : {&fc1_w_, &fc1_b_, &fc2_w_}) {
+    if (t->defined()) t->set_data(partition.part_of(*t, false).clone());
   }
+  if (fc2_b_.defined()) fc2_b_.set_data(partition.part_of(fc2_b_, true).clone());
 }
 
 at::Tensor ExpertsImpl::forward(const at::Tensor& d) {

@@ -3,6 +3,8 @@
 // b1[e]) W2[e] + b2[e], run as batched GEMMs over the [E, C, M] dispatch buffer.
 #include <torch/torch.h>
 
+#include "moe/expert_partition.h"
+
 #include <string>
 #include <vector>
 
@@ -18,9 +20,9 @@ class ExpertsImpl : public torch::nn::Module {
   // dispatched [E, C, M] -> [E, C, M] (E: the experts this module holds)
   at::Tensor forward(const at::Tensor& dispatched);
 
-  // Expert parallelism: keep experts [first, first + count) only (their parameters shrink in
-  // place, so the module's parameter list and names stay as they are).
-  void keep_experts(int64_t first, int64_t count);
+  // Expert parallelism: keep this rank's part only (the parameters shrink in place, so the
+  // module's parameter list and names stay as they are).
+  void keep_part(const ExpertPartition& partition);
   int64_t experts() const { return fc1_w_.size(0); }
   Activation activation() const { return act_; }
   // fc1_w, fc1_b, fc2_w, fc2_b (biases undefined when absent).

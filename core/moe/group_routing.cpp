@@ -19,7 +19,8 @@ at::Tensor concatenated_choices(const at::Tensor& gathered) {
 // The group plan's slot map, walked in slot order: each rank's kept choices per expert, numbered
 // from 0. Fills this rank's compacted loc and slot map, with as many slots per expert as the
 // largest share of any rank (at least one, so that no buffer is empty).
-void compact_slots(const at::Tensor& group_slots, int64_t rank, int64_t world, RoutingPlan& p) {
+void compact_slots(const at::Tensor& group_slots, int64_t rank, int64_t world, int64_t alignment,
+                   RoutingPlan& p) {
   const int64_t E = p.experts, C = p.group_capacity, N = p.tokens, NG = N * world;
   const int64_t* slots = group_slots.data_ptr<int64_t>();
   std::vector<int64_t> share(world * E, 0);
@@ -36,8 +37,9 @@ void compact_slots(const at::Tensor& group_slots, int64_t rank, int64_t world, R
       mine_e.push_back(e);
     }
   }
-  const int64_t slots_per_expert =
+  int64_t slots_per_expert =
       std::max<int64_t>(1, world * E > 0 ? *std::max_element(share.begin(), share.end()) : 0);
+  slots_per_expert = (slots_per_expert + alignment - 1) / alignment * alignment;
   p.capacity = slots_per_expert;
   p.loc = at::full({p.top_k, N}, static_cast<int32_t>(slots_per_expert), at::kInt);
   p.slot_map = at::full({E, slots_per_expert}, int64_t{-1}, at::kLong);
@@ -88,7 +90,7 @@ RoutingPlan make_group_routing_plan(const at::Tensor& scores_in, const at::Tenso
   auto group_slots = at::empty({E, plan.group_capacity}, at::kLong);
   kn::build_slot_map(all_idx.data_ptr<int32_t>(), all_loc.data_ptr<int32_t>(), NG, E, k,
                      plan.group_capacity, group_slots.data_ptr<int64_t>());
-  compact_slots(group_slots, rank, W, plan);
+  compact_slots(group_slots, rank, W, std::max<int64_t>(1, options.buffer_alignment), plan);
   return plan;
 }
 

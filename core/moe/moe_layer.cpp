@@ -88,7 +88,7 @@ MoeLayerImpl::Routing MoeLayerImpl::route(const at::Tensor& tokens, at::ScalarTy
   }
   r.scores = at::softmax(r.noisy, 1);
   RoutingOptions options{config_.top_k, config_.capacity_factor, config_.batch_prioritized_routing,
-                         alignment_};
+                         alignment_, placement_.slot_groups()};
   at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
   r.plan = group() && !group()->is_single()
                ? make_group_routing_plan(r.scores, bias, options, *group())
@@ -178,17 +178,13 @@ void MoeLayerImpl::set_selection_bias(const at::Tensor& bias) {
 
 void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts) {
   placement_.group = &group;
-  placement_.first_expert = 0;
-  placement_.local_experts = config_.experts;
-  placement_.sharded = false;
-  const int64_t W = group.world_size();
-  if (!split_experts || W == 1) return;
-  TORCH_CHECK(config_.experts % W == 0, "expert parallelism over ", W,
-              " ranks needs a multiple of ", W, " experts, got ", config_.experts);
-  placement_.local_experts = config_.experts / W;
-  placement_.first_expert = group.rank() * placement_.local_experts;
-  placement_.sharded = true;
-  experts_->keep_experts(placement_.first_expert, placement_.local_experts);
+  placement_.sharded = split_experts && group.world_size() > 1;
+  if (!placement_.sharded) return;
+  placement_.partition =
+      ExpertPartition::of(config_.experts, config_.hidden, group.world_size(), group.rank());
+  experts_->keep_part(placement_.partition);
+  // Capacity is rounded up to a multiple of the sharding degree (docs/ROUTING.md, "Capacity").
+  alignment_ = std::max(alignment_, placement_.partition.shards);
 }
 
 void MoeLayerImpl::update_selection_bias() {

@@ -31,6 +31,9 @@ struct RoutingOptions {
   double capacity_factor = 1.0;
   bool batch_prioritized = false;
   int64_t alignment = 1;
+  // Across ranks: this rank's slots per expert are rounded up to a multiple of it (the groups
+  // that share an expert's slots, docs/ROUTING.md, "Adaptive parallelism").
+  int64_t buffer_alignment = 1;
 };
 
 // scores: [N, E] float32 or float64 (others are upcast for the choice only, which keeps the order).

@@ -22,10 +22,11 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
   }
   const auto placement =
       protocol::expert_placement(config.moe.experts, world, config.parallel.expert_parallel);
-  if (placement.shards > 1) {
-    problems.push_back({"/moe/experts", "fewer experts (" + std::to_string(config.moe.experts) +
-                                            ") than ranks (" + std::to_string(world) +
-                                            "): sharding an expert over ranks is not built yet"});
+  if (placement.shards > 1 && config.moe.hidden % placement.shards != 0) {
+    problems.push_back({"/moe/hidden", "must be a multiple of " + std::to_string(placement.shards) +
+                                           " to shard each expert over " +
+                                           std::to_string(placement.shards) + " ranks, got " +
+                                           std::to_string(config.moe.hidden)});
   }
   if (config.parallel.a2a_overlap_degree > 1) {
     problems.push_back(

@@ -9,15 +9,16 @@
 
 #include "dist/process_group.h"
 #include "io/safetensors.h"
+#include "moe/expert_partition.h"
 
 namespace moe::train {
 
 class ExpertShards {
  public:
   ExpertShards() = default;  // nothing split: gather and slice change nothing
-  // split_names: the split parameters' names; this rank holds experts [first, first + count).
-  ExpertShards(std::vector<std::string> split_names, int64_t first, int64_t count)
-      : names_(std::move(split_names)), first_(first), count_(count) {}
+  // split_names: the split parameters' names, split as `partition` says.
+  ExpertShards(std::vector<std::string> split_names, const ExpertPartition& partition)
+      : names_(std::move(split_names)), partition_(partition) {}
 
   // Every rank calls it with its own tensors (the same names, in the map's order); the result is
   // the single-process layout on every rank.
@@ -26,9 +27,10 @@ class ExpertShards {
   io::TensorMap slice(const io::TensorMap& full) const;
 
  private:
-  bool is_split(const std::string& tensor_name) const;
+  // The split parameter `tensor_name` belongs to ("" for none).
+  const std::string* split_parameter(const std::string& tensor_name) const;
   std::vector<std::string> names_;
-  int64_t first_ = 0, count_ = 0;
+  ExpertPartition partition_;
 };
 
 }  // namespace moe::train

@@ -16,8 +16,12 @@ at::Tensor& grad_of(at::Tensor& param) {
 }  // namespace
 
 GradientSync::GradientSync(dist::ProcessGroup& group, std::vector<at::Tensor> replicated,
-                           std::vector<at::Tensor> split, int64_t bucket_bytes)
-    : group_(group), replicated_(std::move(replicated)), split_(std::move(split)) {
+                           std::vector<at::Tensor> split, std::vector<at::Tensor> split_copies,
+                           int64_t bucket_bytes)
+    : group_(group),
+      replicated_(std::move(replicated)),
+      split_(std::move(split)),
+      split_copies_(std::move(split_copies)) {
   // Buckets hold one dtype each (they are flattened into one tensor), in parameter order.
   int64_t bytes = 0;
   for (size_t i = 0; i < replicated_.size(); ++i) {
@@ -46,8 +50,10 @@ void GradientSync::average() {
     flat[b] = at::cat(parts);
     pending[b] = group_.all_reduce_sum_async(flat[b]);
   }
-  for (auto& p : split_) {
-    if (p.grad().defined()) p.mutable_grad().div_(world);
+  for (auto* list : {&split_, &split_copies_}) {
+    for (auto& p : *list) {
+      if (p.grad().defined()) p.mutable_grad().div_(world);
+    }
   }
   for (size_t b = 0; b < buckets_.size(); ++b) {
     pending[b].wait();
@@ -67,6 +73,7 @@ double GradientSync::clip_norm(double max_norm) {
   const double norm = std::sqrt(squared_grad_norm(replicated_) + split_sq.item<double>());
   clip_grads_to(replicated_, norm, max_norm);
   clip_grads_to(split_, norm, max_norm);
+  clip_grads_to(split_copies_, norm, max_norm);
   return norm;
 }
 

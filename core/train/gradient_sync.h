@@ -14,8 +14,12 @@ namespace moe::train {
 
 class GradientSync {
  public:
+  // split_copies: split parameters that other ranks hold identical copies of (fc2's bias when an
+  // expert is sharded): scaled like the split ones, and counted in the norm by the rank that
+  // holds the first copy only (so pass them on that rank, and as split_copies elsewhere).
   GradientSync(dist::ProcessGroup& group, std::vector<at::Tensor> replicated,
-               std::vector<at::Tensor> split, int64_t bucket_bytes = 25 << 20);
+               std::vector<at::Tensor> split, std::vector<at::Tensor> split_copies = {},
+               int64_t bucket_bytes = 25 << 20);
 
   // Averages / scales the gradients now in the parameters. A parameter without a gradient on this
   // rank takes part with zeros (every rank must send the same buckets).
@@ -27,7 +31,7 @@ class GradientSync {
 
  private:
   dist::ProcessGroup& group_;
-  std::vector<at::Tensor> replicated_, split_;
+  std::vector<at::Tensor> replicated_, split_, split_copies_;
   std::vector<std::vector<size_t>> buckets_;  // indices into replicated_
 };
 

@@ -8,13 +8,12 @@ DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& g
                                   bool expert_parallel) {
   DistributedModel d;
   std::vector<std::string> split_prefixes;
-  int64_t first = 0, count = 0;
+  ExpertPartition partition;
   for (const auto& [prefix, layer] : moe_layers_by_prefix(model)) {
     layer->distribute(group, expert_parallel);
     if (!layer->placement().sharded) continue;
     split_prefixes.push_back(prefix + "experts.");
-    first = layer->placement().first_expert;
-    count = layer->placement().local_experts;
+    partition = layer->placement().partition;
   }
   std::vector<std::string> split_names;
   for (const auto& p : model.named_parameters()) {
@@ -22,10 +21,17 @@ DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& g
     d.parameters.push_back({p.key(), p.value()});
     bool split = false;
     for (const auto& prefix : split_prefixes) split = split || p.key().rfind(prefix, 0) == 0;
-    (split ? d.split : d.replicated).push_back(p.value());
-    if (split) split_names.push_back(p.key());
+    if (!split) {
+      d.replicated.push_back(p.value());
+      continue;
+    }
+    split_names.push_back(p.key());
+    // A sharded expert's fc2 bias is whole on each of its shards: the first one counts it.
+    const bool copy =
+        partition.shards > 1 && partition.shard() > 0 && ExpertPartition::whole_in_shards(p.key());
+    (copy ? d.split_copies : d.split).push_back(p.value());
   }
-  if (!split_names.empty()) d.shards = ExpertShards(split_names, first, count);
+  if (!split_names.empty()) d.shards = ExpertShards(split_names, partition);
   return d;
 }
 

@@ -15,6 +15,7 @@ namespace moe::train {
 struct DistributedModel {
   std::vector<NamedParameter> parameters;  // every trainable parameter, in the model's order
   std::vector<at::Tensor> replicated, split;
+  std::vector<at::Tensor> split_copies;  // see GradientSync
   ExpertShards shards;
 };
 

@@ -50,6 +50,12 @@ std::string host_name() {
   return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
 }
 
+std::string describe(const ExpertPartition& p) {
+  if (p.shards == 1) return std::to_string(p.local_experts) + " experts per rank (expert parallel)";
+  const std::string s = std::to_string(p.shards);
+  return "each expert sharded over " + s + " ranks (1/" + s + " of its hidden units each)";
+}
+
 std::string with_thousands(int64_t n) {
   std::string s = std::to_string(n);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
@@ -77,7 +83,8 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   model_->train();
   counts_ = model_->parameter_counts();
   parts_ = distribute_model(*model_, group_, config_.parallel.expert_parallel);
-  gradients_ = std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split);
+  gradients_ =
+      std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split, parts_.split_copies);
   optimizer_ = make_optimizer(config_.train, parts_.parameters);
   data_ =
       data::rank_slice(data::prefetch(data::make_batch_source(config_), config_.train.batch_size),
@@ -114,8 +121,7 @@ void Trainer::emit_run_start() {
               std::to_string(getpid()) + ")");
     const auto& placement = model_->moe_layers().front()->placement();
     log_.info(std::to_string(group_.world_size()) + " ranks over " + group_.backend_name() +
-              (placement.sharded ? ", " + std::to_string(placement.local_experts) +
-                                       " experts per rank (expert parallel)"
+              (placement.sharded ? ", " + describe(placement.partition)
                                  : ", experts replicated (data parallel)"));
   }
   if (config_.train.amp && !amp_) log_.warn("train.amp applies to float32 models; ignored");

@@ -1,0 +1,125 @@
+// One experiment on 1, 2 and 4 ranks over Gloo on 127.0.0.1 (`moe-train launch`): the same global
+// batch gives the same losses, gradient norms and load metrics as one process (float64, tight
+// tolerance), for expert parallelism, r = 0, replicated experts, and r chosen by "auto".
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "distributed_fixtures.h"
+
+namespace moe::test {
+namespace {
+
+// helloworld (one MoE layer) with drops: capacity_factor 1 routes k * N / E slots per expert.
+nlohmann::json helloworld_f64() {
+  nlohmann::json c = tiny_config("helloworld");
+  c["moe"] = {{"experts", 4},
+              {"top_k", 2},
+              {"hidden", 24},
+              {"capacity_factor", 1.0},
+              {"fp32_gate", false}};  // float64 routing: tight tolerance
+  c["train"].update({{"steps", 4}, {"batch_size", 8}, {"dtype", "float64"}, {"lr", 0.05}});
+  return c;
+}
+
+// The lm model: attention and dense layers are data parallel, the MoE FFNs expert parallel.
+nlohmann::json lm_f64() {
+  nlohmann::json c = tiny_config("lm");
+  c["moe"].update({{"experts", 4}, {"capacity_factor", 1.25}, {"fp32_gate", false}});
+  c["train"].update(
+      {{"steps", 3}, {"dtype", "float64"}, {"optimizer", "adamw"}, {"clip_grad_norm", 0.5}});
+  return c;
+}
+
+TEST(Distributed, ExpertParallelMatchesOneProcess) {
+  TempDir dir;
+  const auto config = helloworld_f64();
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  for (int ranks : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_training(one, run_on_ranks(dir, config, ranks, "ep" + std::to_string(ranks)));
+  }
+}
+
+TEST(Distributed, LanguageModelMatchesOneProcess) {
+  TempDir dir;
+  const auto config = lm_f64();
+  expect_same_training(run_on_ranks(dir, config, 1, "one"), run_on_ranks(dir, config, 2, "two"));
+}
+
+TEST(Distributed, RoutingOptionsAcrossRanksMatchOneProcess) {
+  TempDir dir;
+  auto config = helloworld_f64();
+  config["moe"].update({{"gate_noise", 1.0},
+                        {"batch_prioritized_routing", true},
+                        {"aux_loss", "load_importance"},
+                        {"capacity_factor", 0.0},
+                        {"bias_balancing", {{"enabled", true}, {"rate", 0.05}}}});
+  expect_same_training(run_on_ranks(dir, config, 1, "one"), run_on_ranks(dir, config, 2, "two"));
+}
+
+TEST(Distributed, ReplicatedExpertsAndRZeroMatchOneProcess) {
+  TempDir dir;
+  auto config = helloworld_f64();
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  config["parallel"] = {{"adaptive_r", 0}};
+  expect_same_training(one, run_on_ranks(dir, config, 2, "r0"));
+  config["parallel"] = {{"expert_parallel", false}};
+  expect_same_training(one, run_on_ranks(dir, config, 2, "replicated"));
+}
+
+// Two experts on four ranks: each expert sharded over two ranks (its hidden units split), for
+// every r the layout admits. capacity_factor 1 gives C = 2 * 64, a multiple of the shards.
+TEST(Distributed, ShardedExpertsMatchOneProcessForEveryR) {
+  TempDir dir;
+  auto config = helloworld_f64();
+  config["moe"]["experts"] = 2;
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  for (int r : {0, 1, 2}) {
+    SCOPED_TRACE("r = " + std::to_string(r));
+    config["parallel"] = {{"adaptive_r", r}};
+    expect_same_training(one, run_on_ranks(dir, config, 4, "r" + std::to_string(r)));
+  }
+}
+
+TEST(Distributed, AutoRSettlesOnAValidRAndChangesNothing) {
+  TempDir dir;
+  auto config = helloworld_f64();
+  config["train"]["steps"] = 8;
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  config["parallel"] = {{"adaptive_r", "auto"}};
+  const auto autor = run_on_ranks(dir, config, 2, "auto");
+  expect_same_training(one, autor);
+  const auto decisions = events_of_type(autor.events, "adaptive_r");
+  ASSERT_EQ(decisions.size(), 1u);
+  const int64_t r = decisions[0]["r"];
+  EXPECT_TRUE(r == 0 || r == 1) << r;
+  EXPECT_EQ(decisions[0]["tried"].size(), 2u);
+  EXPECT_EQ(decisions[0]["step"], 6);  // 3 steps for each of r = 0 and r = 1
+}
+
+TEST(Distributed, RankZeroSpeaksAndEveryRankLogs) {
+  TempDir dir;
+  const auto run = run_on_ranks(dir, helloworld_f64(), 2, "two");
+  EXPECT_EQ(events_of_type(run.events, "run_start").size(), 1u);
+  EXPECT_EQ(events_of_type(run.events, "run_start")[0]["world_size"], 2);
+  const auto ranks = events_of_type(run.events, "ranks");
+  ASSERT_EQ(ranks.size(), 4u);
+  for (const auto& e : ranks) {
+    ASSERT_EQ(e["ranks"].size(), 2u);
+    for (int q = 0; q < 2; ++q) {
+      EXPECT_EQ(e["ranks"][q]["rank"], q);
+      EXPECT_GT(e["ranks"][q]["step_ms"].get<double>(), 0.0);
+      EXPECT_GT(e["ranks"][q]["a2a_ms"].get<double>(), 0.0);  // expert parallel: tokens travel
+      EXPECT_EQ(e["ranks"][q]["tokens"], 8 * 16 / 2);
+      EXPECT_GT(e["ranks"][q]["peak_bytes"].get<int64_t>(), 0);
+    }
+  }
+  for (const auto& p : events_of_type(run.events, "phases")) EXPECT_GT(p["ms"]["a2a"], 0.0);
+  EXPECT_FALSE(read_file(run.dir + "/stderr.log").empty());
+  EXPECT_NE(read_file(run.dir + "/stderr.rank1.log").find("rank 1 of 2"), std::string::npos);
+  EXPECT_NE(run.err.find("[rank 1] "), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace moe::test
