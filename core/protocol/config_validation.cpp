@@ -100,6 +100,20 @@ struct KeyOrder {
   }
 };
 
+// Each key's position in the documented key order, "" (the whole document) first, unknown keys
+// last.
+std::size_t key_position(const std::string& pointer) {
+  static const std::vector<std::string> order = [] {
+    std::vector<std::string> out{""};
+    KeyOrder visitor{out, ""};
+    const RunConfig defaults;
+    detail::visit_config(defaults, visitor);
+    return out;
+  }();
+  auto it = std::find(order.begin(), order.end(), pointer);
+  return static_cast<std::size_t>(it - order.begin());
+}
+
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
          c == '_' || c == '-';
@@ -199,20 +213,6 @@ void check_parallel(const RunConfig& c, Checker& k) {
 std::vector<ConfigProblem> config_layout_problems(const RunConfig& c) {
   const std::optional<int64_t> world = config_world(c.parallel);
   return world ? layout_problems(c, *world) : std::vector<ConfigProblem>{};
-}
-
-// Each key's position in the documented key order, "" (the whole document) first, unknown keys
-// last.
-std::size_t key_position(const std::string& pointer) {
-  static const std::vector<std::string> order = [] {
-    std::vector<std::string> out{""};
-    KeyOrder visitor{out, ""};
-    const RunConfig defaults;
-    detail::visit_config(defaults, visitor);
-    return out;
-  }();
-  auto it = std::find(order.begin(), order.end(), pointer);
-  return static_cast<std::size_t>(it - order.begin());
 }
 
 void check_train(const RunConfig& c, Checker& k) {
