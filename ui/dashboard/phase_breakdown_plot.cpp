@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "dashboard/run_series.h"
+#include "dashboard/step_heatmap.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {
@@ -102,9 +103,7 @@ QString PhaseBreakdownPlot::tooltipAt(double step) const {
 
   const double first = bins_.first_step[bin], last = bins_.last_step[bin];
   const double total = bins_.totalMs(bin);
-  QString text = (first == last ? tr("step %1").arg(first, 0, 'f', 0)
-                                : tr("steps %1–%2").arg(first, 0, 'f', 0).arg(last, 0, 'f', 0)) +
-                 tr(": %1 ms per step").arg(total, 0, 'f', 2);
+  QString text = stepSpanText(first, last) + tr(": %1 ms per step").arg(total, 0, 'f', 2);
   for (size_t p = 0; p < bins_.names.size(); ++p) {
     const double ms = bins_.mean_ms[p][bin];
     text += tr("\n%1  %2 ms (%3 %)")

@@ -8,10 +8,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 #include "dashboard/adaptive_r_markers.h"
-#include "dashboard/phase_bins.h"
 #include "dashboard/phase_breakdown_plot.h"
 #include "dashboard/rank_heatmap.h"
 #include "dashboard/ranks_page.h"
@@ -122,16 +122,22 @@ class TestRanksPage : public QObject {
     QCOMPARE(page->stepTime()->curveCount(), 0);
   }
 
-  // The Phases page stacks every phase the run reported, a2a included.
-  void phasesShowTheA2aShare() {
+  // The Phases page stacks every phase the run reported: a non-zero a2a share gets its bars.
+  void phasesDrawTheA2aShare() {
     QTemporaryDir dir;
     QVERIFY(copyRun("ranks_4.jsonl", dir.path()));
     std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
     QVERIFY(dashboard);
-    const PhaseBins bins = binPhases(dashboard->series()->phases(), 10);
-    const auto a2a = std::find(bins.names.begin(), bins.names.end(), "a2a");
-    QVERIFY(a2a != bins.names.end());
-    QVERIFY(bins.mean_ms[static_cast<size_t>(a2a - bins.names.begin())][0] > 30);
+    PhaseBreakdownPlot* phases = dashboard->phases();
+    phases->updateFrom(*dashboard->series());
+    const auto& names = phases->bins().names;
+    const auto a2a = std::find(names.begin(), names.end(), "a2a");
+    QVERIFY(a2a != names.end());
+    const QCPBars* bars = phases->bars()[static_cast<size_t>(a2a - names.begin())];
+    QCOMPARE(bars->name(), QString("a2a"));
+    QCOMPARE(bars->data()->size(), 30);
+    QVERIFY(bars->data()->at(0)->value > 30);  // rank 0's all-to-all, about 35 ms
+    QVERIFY(phases->tooltipAt(1).contains("a2a  "));
   }
 };
 
