@@ -43,7 +43,7 @@ class ExperimentDocument : public QObject {
   const std::vector<protocol::ConfigProblem>& problems() const { return problems_; }
   const std::optional<JsonSyntaxError>& syntaxError() const { return syntax_error_; }
   bool hasSyntaxError() const { return syntax_error_.has_value(); }
-  // The config can be run: the text parses and check() finds nothing.
+  // The config can be run here: the text parses and problems() is empty.
   bool isValid() const { return !syntax_error_ && problems_.empty(); }
   // The text a form edit or a save produces: the resolved config in documented key order, with the
   // user's values (even ill-typed ones and unknown keys) kept where json() has them.
