@@ -7,6 +7,8 @@
 #include "commands.h"
 #include "config_input.h"
 #include "data/batch_source.h"
+#include "dist/launcher.h"
+#include "dist/rank_layout.h"
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
@@ -23,7 +25,9 @@ bool is_bad_input(const std::exception& e) {
   return dynamic_cast<const InputError*>(&e) ||
          dynamic_cast<const moe::protocol::ConfigError*>(&e) ||
          dynamic_cast<const moe::io::SafetensorsError*>(&e) ||
-         dynamic_cast<const moe::data::DataError*>(&e);
+         dynamic_cast<const moe::data::DataError*>(&e) ||
+         dynamic_cast<const moe::dist::LayoutError*>(&e) ||
+         dynamic_cast<const moe::dist::LaunchError*>(&e);
 }
 
 }  // namespace
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
   add(add_validate_command);
   add(add_replay_command);
   add(add_bench_command);
+  add(add_launch_command);
 
   try {
     app.parse(argc, argv);

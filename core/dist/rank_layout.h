@@ -29,8 +29,8 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 
 // The first launcher whose variables are present decides: torchrun (RANK and WORLD_SIZE), then
 // Open MPI (OMPI_COMM_WORLD_RANK), then Slurm (SLURM_PROCID and SLURM_NTASKS); none: a single
-// process. Open MPI comes before Slurm because mpirun inside a Slurm allocation passes the batch
-// script's SLURM_PROCID=0 on to every rank. Throws LayoutError.
+// process. Open MPI comes before Slurm because mpirun inside a Slurm job hands its ranks Slurm
+// variables (the batch script's, or its daemons') that do not describe them. Throws LayoutError.
 RankLayout rank_layout_from_environment(const EnvLookup& env);
 RankLayout rank_layout_from_environment();  // from ::getenv
 
