@@ -21,4 +21,19 @@ struct ExpertWeights {
 // dispatched [E, C, M] -> [E, C, M]
 at::Tensor expert_ffn(const at::Tensor& dispatched, const ExpertWeights& w, Activation act);
 
+// The two halves without autograd, for operations that schedule them themselves (the overlapped
+// all-to-all runs them chunk by chunk).
+struct ExpertFfnSaved {
+  at::Tensor d, z, a;  // input, pre-activation, activation
+};
+at::Tensor expert_ffn_forward(const at::Tensor& d, const ExpertWeights& w, Activation act,
+                              ExpertFfnSaved& saved);
+// Gradients of d and of each weight (undefined where the weight is, or where not wanted).
+struct ExpertFfnGrads {
+  at::Tensor d, fc1_w, fc1_b, fc2_w, fc2_b;
+};
+ExpertFfnGrads expert_ffn_backward(const at::Tensor& grad_y, const ExpertFfnSaved& saved,
+                                   const ExpertWeights& w, Activation act, bool want_input,
+                                   bool want_weights);
+
 }  // namespace moe

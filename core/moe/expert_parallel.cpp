@@ -1,6 +1,7 @@
 #include "moe/expert_parallel.h"
 
 #include "moe/expert_ffn.h"
+#include "moe/overlapped_experts.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -145,6 +146,8 @@ at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
     return expert_ffn(dispatched, whole, experts.activation());
   }
   if (p.partition.shards > 1) return run_sharded_experts(dispatched, experts, p);
+  if (p.overlap_degree > 1)
+    return overlapped_experts(dispatched, experts, *p.group, p.overlap_degree);
   // [E, C, M] = [W, El, C, M]: chunk q holds rank q's experts' slots.
   auto received = all_to_all(dispatched.reshape({W, El, C, M}), *p.group);
   at::Tensor out;

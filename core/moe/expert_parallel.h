@@ -23,8 +23,10 @@ struct ExpertPlacementOnGroup {
   ExpertPartition partition;
   bool sharded = false;  // false: every rank holds every expert (experts replicated)
   int64_t r = 1;
-  // Slots per expert of this rank's buffer must be a multiple of this (s / r groups).
-  int64_t slot_groups() const { return r >= 1 ? partition.shards / r : 1; }
+  int64_t overlap_degree = 1;  // parallel.a2a_overlap_degree (overlapped_experts.h)
+  // Slots per expert of this rank's buffer must be a multiple of this: the s / r groups that
+  // share an expert's slots, times the overlap chunks.
+  int64_t slot_alignment() const { return (r >= 1 ? partition.shards / r : 1) * overlap_degree; }
 };
 
 // Equal-split all-to-all along dim 0; backward is the same exchange of the gradients.

@@ -88,7 +88,7 @@ MoeLayerImpl::Routing MoeLayerImpl::route(const at::Tensor& tokens, at::ScalarTy
   }
   r.scores = at::softmax(r.noisy, 1);
   RoutingOptions options{config_.top_k, config_.capacity_factor, config_.batch_prioritized_routing,
-                         alignment_, placement_.slot_groups()};
+                         alignment_, placement_.slot_alignment()};
   at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
   r.plan = group() && !group()->is_single()
                ? make_group_routing_plan(r.scores, bias, options, *group())
@@ -176,15 +176,18 @@ void MoeLayerImpl::set_selection_bias(const at::Tensor& bias) {
   selection_bias_ = bias.to(at::kFloat).contiguous().clone();
 }
 
-void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts) {
+void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts,
+                              int64_t overlap_degree) {
   placement_.group = &group;
   placement_.sharded = split_experts && group.world_size() > 1;
   if (!placement_.sharded) return;
+  placement_.overlap_degree = std::max<int64_t>(1, overlap_degree);
   placement_.partition =
       ExpertPartition::of(config_.experts, config_.hidden, group.world_size(), group.rank());
   experts_->keep_part(placement_.partition);
-  // Capacity is rounded up to a multiple of the sharding degree (docs/ROUTING.md, "Capacity").
-  alignment_ = std::max(alignment_, placement_.partition.shards);
+  // Capacity is rounded up to a multiple of the sharding degree times the overlap degree
+  // (docs/ROUTING.md, "Capacity").
+  alignment_ = std::max(alignment_, placement_.partition.shards * placement_.overlap_degree);
 }
 
 void MoeLayerImpl::update_selection_bias() {

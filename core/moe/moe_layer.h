@@ -39,7 +39,8 @@ class MoeLayerImpl : public torch::nn::Module {
   // Runs this layer over `group` (docs/ROUTING.md, "Expert parallelism"): routing over the group's
   // concatenated batch and, when `split_experts`, only this rank's experts kept (E % W == 0).
   // Call before the optimizer sees the parameters.
-  void distribute(dist::ProcessGroup& group, bool split_experts);
+  // overlap_degree: parallel.a2a_overlap_degree (overlapped_experts.h).
+  void distribute(dist::ProcessGroup& group, bool split_experts, int64_t overlap_degree = 1);
   // Tutel's adaptive r for the next forward passes (0 or 1; see ExpertPlacementOnGroup).
   void set_adaptive_r(int64_t r) { placement_.r = r; }
   const ExpertPlacementOnGroup& placement() const { return placement_; }

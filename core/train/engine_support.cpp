@@ -28,11 +28,6 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
                                            std::to_string(placement.shards) + " ranks, got " +
                                            std::to_string(config.moe.hidden)});
   }
-  if (config.parallel.a2a_overlap_degree > 1) {
-    problems.push_back(
-        {"/parallel/a2a_overlap_degree", "overlap degrees above 1 are not built yet, got " +
-                                             std::to_string(config.parallel.a2a_overlap_degree)});
-  }
   return problems;
 }
 

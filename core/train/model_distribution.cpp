@@ -5,12 +5,12 @@
 namespace moe::train {
 
 DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& group,
-                                  bool expert_parallel) {
+                                  const protocol::ParallelConfig& parallel) {
   DistributedModel d;
   std::vector<std::string> split_prefixes;
   ExpertPartition partition;
   for (const auto& [prefix, layer] : moe_layers_by_prefix(model)) {
-    layer->distribute(group, expert_parallel);
+    layer->distribute(group, parallel.expert_parallel, parallel.a2a_overlap_degree);
     if (!layer->placement().sharded) continue;
     split_prefixes.push_back(prefix + "experts.");
     partition = layer->placement().partition;

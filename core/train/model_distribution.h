@@ -20,6 +20,6 @@ struct DistributedModel {
 };
 
 DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& group,
-                                  bool expert_parallel);
+                                  const protocol::ParallelConfig& parallel);
 
 }  // namespace moe::train

@@ -82,7 +82,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   model_ = model::make_model(config_);
   model_->train();
   counts_ = model_->parameter_counts();
-  parts_ = distribute_model(*model_, group_, config_.parallel.expert_parallel);
+  parts_ = distribute_model(*model_, group_, config_.parallel);
   gradients_ =
       std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split, parts_.split_copies);
   optimizer_ = make_optimizer(config_.train, parts_.parameters);

@@ -82,6 +82,19 @@ TEST(Distributed, ShardedExpertsMatchOneProcessForEveryR) {
   }
 }
 
+// The all-to-all overlapped with the experts in 2 and 4 chunks: the results of degree 1.
+TEST(Distributed, OverlapDegreeChangesNothing) {
+  TempDir dir;
+  auto config = helloworld_f64();
+  config["moe"]["experts"] = 8;
+  const auto plain = run_on_ranks(dir, config, 4, "d1");
+  for (int degree : {2, 4}) {
+    SCOPED_TRACE("degree " + std::to_string(degree));
+    config["parallel"] = {{"a2a_overlap_degree", degree}};
+    expect_same_training(plain, run_on_ranks(dir, config, 4, "d" + std::to_string(degree)));
+  }
+}
+
 TEST(Distributed, AutoRSettlesOnAValidRAndChangesNothing) {
   TempDir dir;
   auto config = helloworld_f64();
