@@ -234,11 +234,12 @@ CapacityEstimate estimateCapacity(const RunConfig& c) {
   CapacityEstimate cap;
   const int64_t world = worldSize(c), experts = c.moe.experts;
   cap.top_k = std::min(c.moe.top_k, experts);
-  // Each rank routes its slice of the global batch; with more ranks than experts each expert is
-  // sharded over W / E ranks (Tutel), which aligns the capacity.
+  // Each rank routes its slice of the global batch. Experts split over the ranks align the
+  // capacity to the sharding degree (W / E when E < W, Tutel) times the overlap degree, as the
+  // engine's MoE layer does; replicated experts leave it alone.
   const double samples = std::ceil(double(c.train.batch_size) / double(world));
   cap.tokens = int64_t(saturatingInt(samples * double(tokensPerSample(c))));
-  if (world > 1) {
+  if (world > 1 && c.parallel.expert_parallel) {
     const int64_t shards =
         protocol::expert_placement(experts, world, c.parallel.expert_parallel).shards;
     cap.alignment = shards * c.parallel.a2a_overlap_degree;

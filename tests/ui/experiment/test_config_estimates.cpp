@@ -192,6 +192,11 @@ class TestConfigEstimates : public QObject {
     QCOMPARE(e.capacity.count, int64_t(280));
     c.moe.capacity_factor = 1.0 + 1.0 / 128;  // 2 * 129 = 258 -> 260
     QCOMPARE(estimate(c).capacity.count, int64_t(260));
+    c.parallel.a2a_overlap_degree = 3;  // a multiple of 4 x 3 -> 264
+    QCOMPARE(estimate(c).capacity.count, int64_t(264));
+    c.parallel.expert_parallel = false;  // replicated experts: no alignment
+    QCOMPARE(estimate(c).capacity.alignment, int64_t(1));
+    QCOMPARE(estimate(c).capacity.count, int64_t(258));
   }
 
   void cannotEstimateNonsense() {
