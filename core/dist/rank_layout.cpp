@@ -32,14 +32,15 @@ class Variables {
     auto value = get(name);
     if (!value) return std::nullopt;
     const std::string& v = *value;
-    const bool negative = v[0] == '-';
-    if (v.size() == (negative ? 1u : 0u) || v.size() > 19) fail(name, v, "not a whole number");
-    for (size_t i = negative ? 1 : 0; i < v.size(); ++i)
+    const size_t digits_from = v[0] == '-' ? 1 : 0;
+    if (v.size() == digits_from) fail(name, v, "not a whole number");
+    for (size_t i = digits_from; i < v.size(); ++i)
       if (v[i] < '0' || v[i] > '9') fail(name, v, "not a whole number");
-    if (negative) fail(name, v, "must not be negative");
-    const long long n = std::strtoll(v.c_str(), nullptr, 10);
-    if (n > kMaxCount) fail(name, v, "must be at most " + std::to_string(kMaxCount));
-    return n;
+    if (digits_from) fail(name, v, "must not be negative");
+    // Ten digits at most, so strtoll cannot overflow.
+    if (v.size() > 10 || std::strtoll(v.c_str(), nullptr, 10) > kMaxCount)
+      fail(name, v, "must be at most " + std::to_string(kMaxCount));
+    return std::strtoll(v.c_str(), nullptr, 10);
   }
   int64_t required_count(const std::string& name) const {
     auto n = count(name);
