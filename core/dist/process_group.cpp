@@ -1,10 +1,15 @@
 #include "dist/process_group.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 #define USE_C10D_GLOO 1
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include "runtime/error_text.h"
 
 namespace moe::dist {
 
@@ -31,9 +36,46 @@ std::shared_ptr<gloo::transport::Device> gloo_device(const RankLayout& l) {
 }  // namespace
 
 struct ProcessGroup::Impl {
-  c10::intrusive_ptr<c10d::Store> store;
+  c10::intrusive_ptr<c10d::TCPStore> store;
   c10::intrusive_ptr<c10d::ProcessGroup> group;
+  // The heartbeat: its own store connection, on its own thread.
+  c10::intrusive_ptr<c10d::TCPStore> beat_store;
+  std::thread beat;
+  std::mutex mutex;
+  std::condition_variable stop_beating;
+  bool stopping = false;
+
+  ~Impl() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    stop_beating.notify_all();
+    if (beat.joinable()) beat.join();
+  }
 };
+
+namespace {
+
+constexpr auto kBeatInterval = std::chrono::milliseconds(500);
+
+std::string beat_key(int64_t rank) {
+  return "moe/heartbeat/" + std::to_string(rank);
+}
+
+void keep_beating(ProcessGroup::Impl* impl, int64_t rank) {
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  while (!impl->stopping) {
+    try {
+      impl->beat_store->add(beat_key(rank), 1);
+    } catch (const std::exception&) {
+      return;  // the store (rank 0) is gone: nothing left to tell
+    }
+    impl->stop_beating.wait_for(lock, kBeatInterval);
+  }
+}
+
+}  // namespace
 
 void PendingWork::wait() {
   if (!work_) return;
@@ -42,9 +84,9 @@ void PendingWork::wait() {
     work->wait(timeout_);
   } catch (const std::exception& e) {
     work_.reset();
-    throw CollectiveError(what_ + " failed (a rank died, stalled past the " +
-                          std::to_string(timeout_.count() / 1000) +
-                          " s time-out, or disagreed): " + e.what());
+    const std::string who = diagnose_ ? diagnose_() : "";
+    throw CollectiveError(what_ + " failed: " + (who.empty() ? "" : who + "; ") +
+                          "c10d says: " + error_text(e));
   }
   work_.reset();
 }
@@ -69,16 +111,48 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
     gloo->devices.push_back(gloo_device(layout));
     impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
         impl_->store, static_cast<int>(layout.rank), static_cast<int>(layout.world_size), gloo);
+    c10d::TCPStoreOptions client = options;
+    client.isServer = false;
+    client.waitWorkers = false;
+    impl_->beat_store = c10::make_intrusive<c10d::TCPStore>(layout.master_addr, client);
   } catch (const std::exception& e) {
     throw CollectiveError("rendezvous of " + where(layout) + " at " + layout.master_addr + ":" +
-                          std::to_string(layout.master_port) + " failed: " + e.what());
+                          std::to_string(layout.master_port) + " failed: " + error_text(e));
   }
+  impl_->beat = std::thread(keep_beating, impl_.get(), layout.rank);
 }
 
 ProcessGroup::~ProcessGroup() = default;
 
+std::string ProcessGroup::silent_ranks() {
+  if (is_single()) return "";
+  const auto counters = [&] {
+    std::vector<int64_t> beats;
+    for (int64_t q = 0; q < world_size(); ++q) beats.push_back(impl_->store->add(beat_key(q), 0));
+    return beats;
+  };
+  std::vector<int64_t> before, after;
+  try {
+    before = counters();
+    std::this_thread::sleep_for(4 * kBeatInterval);
+    after = counters();
+  } catch (const std::exception&) {
+    return "rank 0 is gone (its rendezvous store at " + layout_.master_addr + ":" +
+           std::to_string(layout_.master_port) + " does not answer)";
+  }
+  std::string silent;
+  for (int64_t q = 0; q < world_size(); ++q) {
+    if (q == rank() || after[q] != before[q]) continue;
+    silent += (silent.empty() ? "" : ", ") + std::to_string(q);
+  }
+  if (silent.empty()) return "every rank is still alive (one was slower than the time-out)";
+  return (silent.find(',') == std::string::npos ? "rank " : "ranks ") + silent +
+         " stopped responding (died or stalled)";
+}
+
 PendingWork ProcessGroup::started(std::shared_ptr<void> work, const char* op) {
-  return PendingWork(std::move(work), std::string(op) + " on " + where(layout_), timeout_);
+  return PendingWork(std::move(work), std::string(op) + " on " + where(layout_), timeout_,
+                     [this] { return silent_ranks(); });
 }
 
 namespace {

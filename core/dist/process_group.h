@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,14 +25,20 @@ struct CollectiveError : std::runtime_error {
 class PendingWork {
  public:
   PendingWork() = default;
-  PendingWork(std::shared_ptr<void> work, std::string what, std::chrono::milliseconds timeout)
-      : work_(std::move(work)), what_(std::move(what)), timeout_(timeout) {}
+  // diagnose: says which rank is gone when the work fails (ProcessGroup::silent_ranks).
+  PendingWork(std::shared_ptr<void> work, std::string what, std::chrono::milliseconds timeout,
+              std::function<std::string()> diagnose)
+      : work_(std::move(work)),
+        what_(std::move(what)),
+        timeout_(timeout),
+        diagnose_(std::move(diagnose)) {}
   void wait();
 
  private:
   std::shared_ptr<void> work_;  // the c10d Work, type-erased so callers need no c10d header
   std::string what_;
   std::chrono::milliseconds timeout_{0};
+  std::function<std::string()> diagnose_;
 };
 
 class ProcessGroup {
@@ -65,8 +72,13 @@ class ProcessGroup {
   // A string from `root` to every rank (the run directory's path, decided by rank 0).
   std::string broadcast_string(const std::string& value, int64_t root);
 
+  // After a failed collective: which ranks stopped beating (every rank bumps a counter in the
+  // rendezvous store twice a second), as a sentence for the error.
+  std::string silent_ranks();
+
+  struct Impl;  // c10d's objects: defined in process_group.cpp only
+
  private:
-  struct Impl;
   PendingWork started(std::shared_ptr<void> work, const char* op);
   RankLayout layout_;
   std::string backend_name_ = "none";
