@@ -2,19 +2,18 @@
 // telemetry_reader.h for the rules).
 #include "protocol/telemetry_reader.h"
 
-#include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <limits>
 #include <utility>
 
 #include "protocol/json_text.h"
+#include "protocol/telemetry_fields.h"
 
 namespace moe::protocol {
 namespace {
 
 using json = nlohmann::json;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using detail::EventFields;
+constexpr double kNaN = EventFields::kNaN;
 
 // run_start's config is kept as JSON and later copied and dumped, both recursive in nlohmann: a
 // hostile line nested a million deep would overflow the stack there. A real config is 3 deep.
@@ -33,200 +32,7 @@ bool deeper_than(const json& root, size_t limit) {
   return false;
 }
 
-// Typed access to an event's fields. The first failure is remembered; later calls return
-// defaults, so a parser reads straight through and checks ok() once.
-class Fields {
- public:
-  explicit Fields(const json& object) : object_(object) {}
-
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-
-  int64_t integer(const char* key) {
-    const json* v = find(key);
-    if (!v) return 0;
-    std::optional<int64_t> i = detail::json_to_int64(*v, nullptr);
-    if (!i) fail(key, "an integer", *v);
-    return i.value_or(0);
-  }
-
-  double number(const char* key) {
-    const json* v = find(key);
-    return v ? as_number(key, *v) : 0.0;
-  }
-
-  std::optional<double> optional_number(const char* key) {
-    auto it = object_.find(key);
-    if (it == object_.end()) return std::nullopt;
-    return as_number(key, *it);
-  }
-
-  std::string string(const char* key) {
-    const json* v = find(key);
-    return v ? as_string(key, *v) : std::string();
-  }
-
-  // Absent (or null) gives nullopt; the writer leaves optional strings out.
-  std::optional<std::string> optional_string(const char* key) {
-    auto it = object_.find(key);
-    if (it == object_.end() || it->is_null()) return std::nullopt;
-    return as_string(key, *it);
-  }
-
-  std::vector<int64_t> integers(const char* key) {
-    std::vector<int64_t> out;
-    const json* v = find_array(key);
-    if (!v) return out;
-    out.reserve(v->size());
-    for (const json& item : *v) {
-      std::optional<int64_t> i = detail::json_to_int64(item, nullptr);
-      if (!i) {
-        fail(key, "an array of integers", item);
-        return {};
-      }
-      out.push_back(*i);
-    }
-    return out;
-  }
-
-  std::vector<double> numbers(const char* key) {
-    std::vector<double> out;
-    const json* v = find_array(key);
-    if (!v) return out;
-    out.reserve(v->size());
-    for (const json& item : *v) {
-      if (!item.is_number() && !item.is_null()) {
-        fail(key, "an array of numbers", item);
-        return {};
-      }
-      out.push_back(item.is_null() ? kNaN : item.get<double>());
-    }
-    return out;
-  }
-
-  const json* find(const char* key) {
-    auto it = object_.find(key);
-    if (it != object_.end()) return &*it;
-    if (ok()) error_ = std::string("missing \"") + key + "\"";
-    return nullptr;
-  }
-
-  void fail(const char* key, const char* expected, const json& got) {
-    if (ok()) {
-      error_ = std::string("\"") + key + "\": expected " + expected + ", got " +
-               detail::describe_json(got);
-    }
-  }
-
-  void fail(std::string message) {
-    if (ok()) error_ = std::move(message);
-  }
-
- private:
-  double as_number(const char* key, const json& v) {
-    if (v.is_null()) return kNaN;  // what writers emit for NaN and inf
-    if (!v.is_number()) {
-      fail(key, "a number", v);
-      return 0.0;
-    }
-    return v.get<double>();
-  }
-
-  std::string as_string(const char* key, const json& v) {
-    if (v.is_string()) return v.get<std::string>();
-    fail(key, "a string", v);
-    return {};
-  }
-
-  const json* find_array(const char* key) {
-    const json* v = find(key);
-    if (v && !v->is_array()) {
-      fail(key, "an array", *v);
-      return nullptr;
-    }
-    return v;
-  }
-
-  const json& object_;
-  std::string error_;
-};
-
-// One entry of ranks[]; `where` is "ranks[i]" for the error.
-RankFigures parse_rank(const json& item, const std::string& where, Fields& f) {
-  RankFigures r;
-  if (!item.is_object()) {
-    f.fail("\"" + where + "\": expected an object, got " + detail::describe_json(item));
-    return r;
-  }
-  Fields g(item);
-  r.rank = g.integer("rank");
-  r.host = g.optional_string("host").value_or("");
-  r.step_ms = g.number("step_ms");
-  r.compute_ms = g.number("compute_ms");
-  r.a2a_ms = g.number("a2a_ms");
-  r.allreduce_ms = g.number("allreduce_ms");
-  r.tokens = g.integer("tokens");
-  r.peak_bytes = g.integer("peak_bytes");
-  if (g.ok() && r.rank < 0) g.fail("\"rank\": must be >= 0, got " + std::to_string(r.rank));
-  if (!g.ok()) f.fail(where + ": " + g.error());
-  return r;
-}
-
-RanksEvent parse_ranks(Fields& f) {
-  RanksEvent e;
-  e.step = f.integer("step");
-  const json* ranks = f.find("ranks");
-  if (ranks && !ranks->is_array()) f.fail("ranks", "an array", *ranks);
-  if (!ranks || !ranks->is_array() || !f.ok()) return e;
-  e.ranks.reserve(ranks->size());
-  std::vector<int64_t> seen;
-  for (size_t i = 0; i < ranks->size() && f.ok(); ++i) {
-    e.ranks.push_back(parse_rank((*ranks)[i], "ranks[" + std::to_string(i) + "]", f));
-    seen.push_back(e.ranks.back().rank);
-  }
-  // Views key their rows by rank: one step cannot say two things about one rank.
-  std::sort(seen.begin(), seen.end());
-  if (f.ok() && std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
-    f.fail("\"ranks\": a rank appears twice");
-  }
-  return e;
-}
-
-// "tried" keys are r in decimal ("0", "12"); anything else ("01", "x", "1.5") is malformed.
-std::optional<int64_t> r_key(const std::string& key) {
-  int64_t r = 0;
-  const char* end = key.data() + key.size();
-  auto [ptr, ec] = std::from_chars(key.data(), end, r);
-  if (ec != std::errc() || ptr != end || std::to_string(r) != key) return std::nullopt;
-  return r;
-}
-
-AdaptiveREvent parse_adaptive_r(Fields& f) {
-  AdaptiveREvent e;
-  e.step = f.integer("step");
-  e.r = f.integer("r");
-  const json* tried = f.find("tried");
-  if (tried && !tried->is_object()) f.fail("tried", "an object", *tried);
-  if (tried && tried->is_object()) {
-    for (const auto& item : tried->items()) {
-      std::optional<int64_t> r = r_key(item.key());
-      const json& v = item.value();
-      if (!r) {
-        f.fail("\"tried\": expected integer keys, got " + detail::quote(item.key()));
-        break;
-      }
-      if (!v.is_number() && !v.is_null()) {
-        f.fail("\"tried\": expected numbers, got " + detail::describe_json(v));
-        break;
-      }
-      e.tried[*r] = v.is_null() ? kNaN : v.get<double>();
-    }
-  }
-  e.reason = f.optional_string("reason").value_or("");
-  return e;
-}
-
-std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Fields& f) {
+std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, EventFields& f) {
   if (type == RunStartEvent::kType) {
     RunStartEvent e;
     e.run_id = f.string("run_id");
@@ -329,9 +135,7 @@ std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Fie
     e.error = f.optional_string("error");
     return e;
   }
-  if (type == RanksEvent::kType) return parse_ranks(f);
-  if (type == AdaptiveREvent::kType) return parse_adaptive_r(f);
-  return std::nullopt;  // unknown type
+  return detail::parse_parallel_event(type, f);  // nullopt: an unknown type
 }
 
 std::optional<TelemetryEvent> event_from_json_impl(json& j, LineKind* kind, std::string* error) {
@@ -354,7 +158,7 @@ std::optional<TelemetryEvent> event_from_json_impl(json& j, LineKind* kind, std:
     return std::nullopt;
   }
   const std::string type_name = type->get<std::string>();
-  Fields f(j);
+  EventFields f(j);
   double t = f.number("t");
   std::optional<TelemetryEvent> event = parse_fields(type_name, j, f);
   if (!event) {
