@@ -1,9 +1,11 @@
 #include "run_fixtures.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace moe::test {
 
@@ -62,8 +64,8 @@ void write_cifar_file(const std::string& path, int n, std::mt19937& rng) {
 nlohmann::json tiny_config(const std::string& kind) {
   nlohmann::json c = {
       {"name", "tiny-" + kind},
-      {"model", {{"kind", kind}, {"dim", 32}, {"layers", 2}, {"heads", 2}, {"seq_len", 16},
-                 {"vocab", 256}}},
+      {"model",
+       {{"kind", kind}, {"dim", 32}, {"layers", 2}, {"heads", 2}, {"seq_len", 16}, {"vocab", 256}}},
       {"moe", {{"experts", 4}, {"top_k", 2}, {"hidden", 32}}},
       {"train", {{"steps", 4}, {"batch_size", 8}, {"lr", 0.01}, {"threads", 1}}},
       {"data", {{"kind", "synthetic"}}},
@@ -88,8 +90,9 @@ std::string write_cifar_dataset(const std::string& dir, int train, int test) {
 }
 
 std::string write_text_file(const std::string& path, size_t bytes) {
-  static const char* kWords[] = {"the ", "expert ", "router ", "sends ", "each ", "token ",
-                                 "to ", "a ", "few ", "experts, ", "and ", "balance ", "matters. "};
+  static const char* kWords[] = {"the ",   "expert ",  "router ",  "sends ", "each ",
+                                 "token ", "to ",      "a ",       "few ",   "experts, ",
+                                 "and ",   "balance ", "matters. "};
   std::mt19937 rng(3);
   std::string text;
   while (text.size() < bytes) text += kWords[rng() % (sizeof kWords / sizeof *kWords)];
@@ -126,6 +129,20 @@ std::map<int64_t, double> step_losses(const std::vector<nlohmann::json>& events)
 std::string write_config(const TempDir& dir, const std::string& name,
                          const nlohmann::json& config) {
   return dir.write(name, config.dump(2));
+}
+
+bool wait_for_event(const std::string& metrics, const std::string& type, int64_t step) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::istringstream in(read_file(metrics));
+    for (std::string line; std::getline(in, line);) {
+      auto e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (e.is_object() && e.value("type", "") == type && e.value("step", int64_t{0}) >= step)
+        return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
 }
 
 }  // namespace moe::test

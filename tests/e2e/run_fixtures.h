@@ -30,8 +30,11 @@ std::vector<nlohmann::json> events_of_type(const std::vector<nlohmann::json>& ev
 // step -> loss of the step events (a later event for the same step wins).
 std::map<int64_t, double> step_losses(const std::vector<nlohmann::json>& events);
 
+// Waits until the file `metrics` holds an event of `type` with "step" >= `step`; false when 60 s
+// pass first.
+bool wait_for_event(const std::string& metrics, const std::string& type, int64_t step);
+
 // Writes `config` to dir/name and returns its path.
-std::string write_config(const TempDir& dir, const std::string& name,
-                         const nlohmann::json& config);
+std::string write_config(const TempDir& dir, const std::string& name, const nlohmann::json& config);
 
 }  // namespace moe::test

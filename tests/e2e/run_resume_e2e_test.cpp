@@ -16,28 +16,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Waits until `metrics` holds an event of `type` with "step" >= `step` (or 60 s pass).
-bool wait_for_event(const std::string& metrics, const std::string& type, int64_t step) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::istringstream in(read_file(metrics));
-    for (std::string line; std::getline(in, line);) {
-      auto e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (e.is_object() && e.value("type", "") == type && e.value("step", int64_t{0}) >= step)
-        return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return false;
-}
-
 // Everything random on: gate noise, bias balancing, AdamW with warm-up and cosine decay.
 nlohmann::json resumable_config(int64_t steps) {
   nlohmann::json c = tiny_config("lm");
   c["moe"]["gate_noise"] = 1.0;
   c["moe"]["bias_balancing"] = {{"enabled", true}, {"rate", 0.01}};
-  c["train"].update({{"steps", steps}, {"optimizer", "adamw"}, {"schedule", "cosine"},
-                     {"warmup_steps", 5}, {"checkpoint_every", 10}, {"clip_grad_norm", 1.0}});
+  c["train"].update({{"steps", steps},
+                     {"optimizer", "adamw"},
+                     {"schedule", "cosine"},
+                     {"warmup_steps", 5},
+                     {"checkpoint_every", 10},
+                     {"clip_grad_norm", 1.0}});
   return c;
 }
 
@@ -97,15 +86,17 @@ void expect_cancelled_with_checkpoint(int sig) {
   EXPECT_TRUE(fs::exists(run + "/checkpoints/step-" + std::to_string(steps) + "/state.json"));
 
   // And it continues from there.
-  auto resumed = run_moe_train(
-      {"run", "--resume", run, "--set", "train.steps=" + std::to_string(steps + 2)});
+  auto resumed =
+      run_moe_train({"run", "--resume", run, "--set", "train.steps=" + std::to_string(steps + 2)});
   ASSERT_EQ(resumed.exit_status, 0) << resumed.err;
   auto losses = step_losses(events_of(resumed.out));
   ASSERT_EQ(losses.size(), 2u);
   EXPECT_EQ(losses.begin()->first, steps + 1);
 }
 
-TEST(RunResume, SigintLeavesACheckpointAndCancelled) { expect_cancelled_with_checkpoint(SIGINT); }
+TEST(RunResume, SigintLeavesACheckpointAndCancelled) {
+  expect_cancelled_with_checkpoint(SIGINT);
+}
 
 TEST(RunResume, SigtermLeavesACheckpointAndCancelled) {
   expect_cancelled_with_checkpoint(SIGTERM);

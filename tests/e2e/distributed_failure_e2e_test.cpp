@@ -1,0 +1,131 @@
+// Multi-rank runs that are stopped: a rank killed mid-run, SIGINT to the launcher, and a run
+// checkpointed on 4 ranks resumed on 2 and on 1.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "distributed_fixtures.h"
+
+namespace moe::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json long_run(int ranks) {
+  nlohmann::json c = tiny_config("helloworld");
+  c["moe"] = {{"experts", 4}, {"top_k", 2}, {"hidden", 24}};
+  c["train"].update({{"steps", 1000000}, {"batch_size", 8}});
+  c["parallel"] = {{"nproc", ranks}, {"timeout_s", 30}};
+  return c;
+}
+
+// The pid a rank logged at its start ("rank 1 of 2 on host (pid 1234)"), or -1.
+int logged_pid(const std::string& log) {
+  std::smatch m;
+  static const std::regex pid(R"(rank \d+ of \d+ on .* \(pid (\d+)\))");
+  return std::regex_search(log, m, pid) ? std::stoi(m[1]) : -1;
+}
+
+bool alive(int pid) {
+  return pid > 0 && kill(pid, 0) == 0;
+}
+
+TEST(DistributedFailure, KilledRankStopsTheRunAndIsNamed) {
+  TempDir dir;
+  const std::string run = dir.file("run");
+  MoeTrainProcess launcher(launch_args(
+      2, {"run", "--config", write_config(dir, "c.json", long_run(2)), "--run-dir", run}));
+  ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 3));
+  const int rank0 = logged_pid(read_file(run + "/stderr.log"));
+  const int rank1 = logged_pid(read_file(run + "/stderr.rank1.log"));
+  ASSERT_GT(rank0, 0);
+  ASSERT_GT(rank1, 0);
+  ASSERT_EQ(kill(rank1, SIGKILL), 0);
+
+  const auto result = launcher.wait();
+  EXPECT_EQ(result.exit_status, 128 + SIGKILL) << result.err;  // the failing rank's status
+  EXPECT_NE(result.err.find("rank 1"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("rank 1 stopped responding"), std::string::npos) << result.err;
+  EXPECT_FALSE(alive(rank0));
+  EXPECT_FALSE(alive(rank1));
+  const auto events = events_of(result.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["status"], "failed");
+}
+
+TEST(DistributedFailure, SigintStopsEveryRankAtOneStepWithOneCheckpoint) {
+  TempDir dir;
+  const std::string run = dir.file("run");
+  auto config = long_run(2);
+  config["train"]["lr"] = 0.01;
+  MoeTrainProcess launcher(
+      launch_args(2, {"run", "--config", write_config(dir, "c.json", config), "--run-dir", run}));
+  ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 3));
+  launcher.signal(SIGINT);
+  const auto result = launcher.wait();
+  EXPECT_EQ(result.exit_status, 128 + SIGINT) << result.err;
+  const auto events = events_of(result.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["status"], "cancelled");
+  const int64_t steps = events.back()["steps"];
+  const auto checkpoints = events_of_type(events, "checkpoint");
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_EQ(checkpoints[0]["step"], steps);
+  // Rank 1 stopped after the same step.
+  const std::string rank1 = read_file(run + "/stderr.rank1.log");
+  EXPECT_NE(rank1.find("after step " + std::to_string(steps)), std::string::npos) << rank1;
+
+  const std::string more = "train.steps=" + std::to_string(steps + 2);
+  auto resumed = run_moe_train(launch_args(2, {"run", "--resume", run, "--set", more}));
+  ASSERT_EQ(resumed.exit_status, 0) << resumed.err;
+  const auto losses = step_losses(events_of(resumed.out));
+  ASSERT_EQ(losses.size(), 2u);
+  EXPECT_EQ(losses.begin()->first, steps + 1);
+}
+
+TEST(DistributedFailure, CheckpointOnFourRanksResumesOnTwoAndOnOne) {
+  TempDir dir;
+  nlohmann::json c = tiny_config("lm");
+  c["moe"].update({{"experts", 4},
+                   {"fp32_gate", false},
+                   {"gate_noise", 0.5},
+                   {"bias_balancing", {{"enabled", true}, {"rate", 0.01}}}});
+  c["train"].update({{"steps", 6},
+                     {"dtype", "float64"},
+                     {"optimizer", "adamw"},
+                     {"checkpoint_every", 3},
+                     {"keep_checkpoints", 5}});
+  const auto uninterrupted = run_on_ranks(dir, c, 1, "one");
+
+  c["train"]["steps"] = 3;
+  const auto four = run_on_ranks(dir, c, 4, "four");
+  ASSERT_TRUE(fs::exists(four.dir + "/checkpoints/step-3/model.safetensors"));
+  for (int ranks : {2, 1}) {
+    SCOPED_TRACE("resumed on " + std::to_string(ranks));
+    const std::string copy = dir.file("resumed" + std::to_string(ranks));
+    fs::copy(four.dir, copy, fs::copy_options::recursive);
+    const std::vector<std::string> args{"run",
+                                        "--resume",
+                                        copy,
+                                        "--set",
+                                        "train.steps=6",
+                                        "--set",
+                                        "parallel.nproc=" + std::to_string(ranks)};
+    auto resumed = run_moe_train(ranks == 1 ? args : launch_args(ranks, args));
+    ASSERT_EQ(resumed.exit_status, 0) << resumed.err;
+    RankRun rest;
+    rest.events = events_of(resumed.out);
+    const auto losses = step_losses(rest.events);
+    ASSERT_EQ(losses.size(), 3u);
+    const auto expected = step_losses(uninterrupted.events);
+    for (const auto& [step, loss] : losses) {
+      EXPECT_NEAR(loss, expected.at(step), 1e-9 * std::max(1.0, std::fabs(loss))) << step;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace moe::test
