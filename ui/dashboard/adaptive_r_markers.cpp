@@ -37,9 +37,8 @@ QString adaptiveRLogLine(const protocol::AdaptiveREvent& e) {
 }
 
 AdaptiveRMarkers::AdaptiveRMarkers(TimeSeriesPlot* plot) : QObject(plot), plot_(plot) {
-  // An x mode switch (step / wall time) refits the x-axis: the markers move with it.
-  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-          [this] { place(); });
+  // Placed for each drawing, so an x mode switch (step / wall time) moves them along.
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { place(); });
 }
 
 void AdaptiveRMarkers::show(const std::vector<protocol::AdaptiveREvent>& decisions) {
@@ -75,7 +74,7 @@ void AdaptiveRMarkers::show(const std::vector<protocol::AdaptiveREvent>& decisio
 
 void AdaptiveRMarkers::place() {
   for (int i = 0; i < count(); ++i) {
-    const double at = x(i);
+    const double at = key(i);
     lines_[i]->point1->setCoords(at, 0);
     lines_[i]->point2->setCoords(at, 1);
     labels_[i]->position->setCoords(at, 0.02);
@@ -87,6 +86,10 @@ QString AdaptiveRMarkers::label(int marker) const {
 }
 
 double AdaptiveRMarkers::x(int marker) const {
+  return lines_[marker]->point1->coords().x();
+}
+
+double AdaptiveRMarkers::key(int marker) const {
   const protocol::AdaptiveREvent& e = shown_[static_cast<size_t>(marker)];
   return plot_->xMode() == TimeSeriesPlot::XMode::Step ? static_cast<double>(e.step) : e.t;
 }

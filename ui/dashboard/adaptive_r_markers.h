@@ -30,10 +30,11 @@ class AdaptiveRMarkers : public QObject {
   void show(const std::vector<protocol::AdaptiveREvent>& decisions);
   int count() const { return static_cast<int>(lines_.size()); }
   QString label(int marker) const;  // "r=1"
-  double x(int marker) const;       // where it stands on the x-axis now
+  double x(int marker) const;       // where it stood on the x-axis when last drawn
 
  private:
-  void place();  // at each decision's step or time, as the plot's x mode says
+  void place();                  // at each decision's step or time, as the plot's x mode says
+  double key(int marker) const;  // that step or time
 
   TimeSeriesPlot* plot_;
   std::vector<protocol::AdaptiveREvent> shown_;

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "dashboard/adaptive_r_markers.h"
+#include "dashboard/dashboard_controls.h"
 #include "dashboard/phase_breakdown_plot.h"
 #include "dashboard/rank_heatmap.h"
 #include "dashboard/ranks_page.h"
@@ -105,6 +106,24 @@ class TestRanksPage : public QObject {
              qPrintable(dashboard->warnings()[0]));
     QVERIFY(!dashboard->findChild<QLabel*>("routingWarning")->isHidden());
     QVERIFY(dashboard->findChild<QLabel*>("routingWarning")->text().contains("#ranks"));
+  }
+
+  // On a wall-time x-axis the markers stand at the decisions' times.
+  void markersFollowTheXMode() {
+    QTemporaryDir dir;
+    QVERIFY(copyRun("ranks_2.jsonl", dir.path()));
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    const auto decisions = dashboard->series()->adaptiveR();
+    QCOMPARE(decisions.size(), size_t{2});
+    dashboard->controls()->setXMode(TimeSeriesPlot::XMode::WallTime);
+    TimeSeriesPlot* plot = dashboard->ranks()->stepTime();
+    QCOMPARE(plot->xMode(), TimeSeriesPlot::XMode::WallTime);
+    plot->replot();
+    QCOMPARE(dashboard->ranks()->markers().x(1), decisions[1].t);
+    dashboard->controls()->setXMode(TimeSeriesPlot::XMode::Step);
+    plot->replot();
+    QCOMPARE(dashboard->ranks()->markers().x(1), 15.0);
   }
 
   void aSingleProcessRunSaysSo() {
