@@ -48,7 +48,7 @@ void RankStore::store(const protocol::RanksEvent& e, uint64_t version) {
   std::vector<const protocol::RankFigures*> entry_of(ranks_.size(), nullptr);
   for (const protocol::RankFigures& r : e.ranks) {
     const size_t i = rankIndex(r.rank);
-    ranks_[i].host = r.host;
+    if (!r.host.empty()) ranks_[i].host = r.host;  // host is optional: keep what we know
     entry_of[i] = &r;
   }
   const double step = static_cast<double>(e.step);

