@@ -148,7 +148,7 @@ void RanksPage::apply(const RunSnapshot& delta) {
   a2a_ms_->legend->setVisible(false);
   allreduce_ms_->legend->setVisible(false);
   markers_->show(delta.adaptive_r);
-  if ((false)) message_->setText(noRanksText(delta));
+  if (!hasRanks()) message_->setText(noRanksText(delta));
   stack_->setCurrentIndex(hasRanks() ? 1 : 0);
   for (TimeSeriesPlot* plot : {step_ms_, a2a_ms_, allreduce_ms_}) plot->refreshView();
 }

@@ -2,8 +2,8 @@
 // The dashboard's ranks page, for multi-process runs (`ranks` events): each rank's step time over
 // the run (one curve per rank, with the adaptive_r decisions marked), its all-to-all and
 // all-reduce waits, and a ranks x steps heatmap of step time where a straggler shows as a bright
-// row. The line plots zoom with the training plots. A run without ranks events (one process)
-// shows a line saying so instead.
+// row. The line plots zoom with the training plots. Until a run has ranks events the page shows
+// a line saying why: a single process, a run not started yet, or the ranks' first figures to come.
 #include <QMap>
 #include <QWidget>
 
@@ -34,7 +34,7 @@ class RanksPage : public QWidget {
   // The heatmap (re-reads the run; cheap when nothing changed).
   void updateFrom(const RunSeries& series);
 
-  bool hasRanks() const;  // false: the single-process message is shown
+  bool hasRanks() const;  // false: message() says why there are none
   QLabel* message() const { return message_; }
   TimeSeriesPlot* stepTime() const { return step_ms_; }
   TimeSeriesPlot* a2aWait() const { return a2a_ms_; }

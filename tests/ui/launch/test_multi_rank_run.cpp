@@ -1,7 +1,8 @@
 // A 2-process run launched from the app end to end: the main window's Run path starts
 // `moe-train launch --nproc-per-node 2`, the dashboard's Ranks page fills from the live `ranks`
 // events, and the Cancel button ends every rank: the run ends "cancelled" with one checkpoint and
-// no process of it is left (the ranks' pids come from their logs).
+// no process of it is left (the ranks' pids come from their logs). Before its first ranks event
+// the page says why it is empty, never that a 2-rank run is a single process.
 #include <QDir>
 #include <QFile>
 #include <QPushButton>
@@ -14,6 +15,7 @@
 #include <cerrno>
 #include <csignal>
 #include <map>
+#include <memory>
 
 #include <sys/types.h>
 #include <unistd.h>
@@ -61,12 +63,59 @@ bool processExists(qint64 pid) {
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 }
 
+const QByteArray kTwoRankStart =
+    R"({"v":1,"type":"run_start","t":0,"run_id":"r","config":{"parallel":{"nproc":2}},)"
+    R"("world_size":2})"
+    "\n";
+const QByteArray kOneProcessStart =
+    R"({"v":1,"type":"run_start","t":0,"run_id":"r","config":{},"world_size":1})"
+    "\n";
+const QByteArray kFailedEnd = R"({"v":1,"type":"run_end","t":1,"status":"failed","steps":0})"
+                              "\n";
+
 }  // namespace
 
 class TestMultiRankRun : public QObject {
   Q_OBJECT
 
   QTemporaryDir home_;  // the window's run store, runs root and settings: never the user's
+
+  // Waits for both ranks' figures on the Ranks page, one curve per rank in every plot.
+  static void checkRanksPageFills(RunDashboard* dashboard, LocalRun* run) {
+    RanksPage* page = dashboard->ranks();
+    dashboard->pages()->setCurrentWidget(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->hasRanks() && page->stepTime()->curveCount() == kRanks &&
+                                 page->stepTime()->rowCount(kRanks - 1) >= 3,
+                             kDeadlineMs);
+    QVERIFY2(run->isActive(), qPrintable(run->errorText()));
+    const RankColumns columns = run->series()->ranks();
+    QCOMPARE(columns.ranks.size(), size_t{kRanks});
+    for (int i = 0; i < kRanks; ++i) {
+      QCOMPARE(columns.ranks[i].rank, int64_t{i});
+      QCOMPARE(page->curveRank(i), int64_t{i});
+      QCOMPARE(page->stepTime()->curveName(i), QString("rank %1").arg(i));
+      QVERIFY(page->stepTime()->rows(i).value.back() > 0);
+    }
+    for (TimeSeriesPlot* plot : {page->a2aWait(), page->allReduceWait()})
+      QCOMPARE(plot->curveCount(), kRanks);
+    page->updateFrom(*run->series());
+    QCOMPARE(page->heatmap()->matrix().ranks.size(), size_t{kRanks});
+  }
+
+  // After the end: "cancelled", one checkpoint (at the last step) in the run directory.
+  static void checkCancelledWithOneCheckpoint(RunDashboard* dashboard, LocalRun* run) {
+    QVERIFY2(run->state() == LocalRun::State::Cancelled,
+             qPrintable(run->errorText() + "\n" + run->stderrLines().join('\n')));
+    QCOMPARE(run->exitCode(), 130);
+    QVERIFY(run->series()->runEnd());
+    QCOMPARE(run->series()->runEnd()->status, std::string("cancelled"));
+    QCOMPARE(run->series()->checkpoints().size(), size_t{1});
+    const QStringList checkpoints =
+        QDir(run->runDir() + "/checkpoints").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(checkpoints, QStringList{QString("step-%1").arg(run->series()->runEnd()->steps)});
+    dashboard->refresh();
+    QCOMPARE(dashboard->header()->stateText(), QString("cancelled"));
+  }
 
  private slots:
   void initTestCase() {
@@ -86,32 +135,17 @@ class TestMultiRankRun : public QObject {
     QCOMPARE(run->arguments().mid(0, 4), (QStringList{"launch", "--nproc-per-node", "2", "--"}));
     auto* dashboard = qobject_cast<RunDashboard*>(window.tabs()->currentWidget());
     QVERIFY(dashboard && dashboard->run() == run);
+    // Nothing read yet (no event has been processed): the page waits, it names no process count.
+    dashboard->refresh();
+    QCOMPARE(dashboard->ranks()->message()->text(), QString("waiting for the run to start"));
 
-    // The Ranks page fills from the live stream: one curve per rank in each plot.
-    RanksPage* page = dashboard->ranks();
-    dashboard->pages()->setCurrentWidget(page);
-    QTRY_VERIFY_WITH_TIMEOUT(page->hasRanks() && page->stepTime()->curveCount() == kRanks &&
-                                 page->stepTime()->rowCount(kRanks - 1) >= 3,
-                             kDeadlineMs);
-    QVERIFY2(run->isActive(), qPrintable(run->errorText()));
-    const RankColumns columns = run->series()->ranks();
-    QCOMPARE(columns.ranks.size(), size_t{kRanks});
-    for (int i = 0; i < kRanks; ++i) {
-      QCOMPARE(columns.ranks[i].rank, int64_t{i});
-      QCOMPARE(page->curveRank(i), int64_t{i});
-      QCOMPARE(page->stepTime()->curveName(i), QString("rank %1").arg(i));
-      QVERIFY(page->stepTime()->rows(i).value.back() > 0);
-    }
-    for (TimeSeriesPlot* plot : {page->a2aWait(), page->allReduceWait()})
-      QCOMPARE(plot->curveCount(), kRanks);
-    page->updateFrom(*run->series());
-    QCOMPARE(page->heatmap()->matrix().ranks.size(), size_t{kRanks});
+    checkRanksPageFills(dashboard, run);
+    if (QTest::currentTestFailed()) return;
 
     // Both ranks are running, each as its own process.
-    const QString run_dir = run->runDir();
-    QVERIFY(!run_dir.isEmpty());
     std::map<int, qint64> pids;
-    QTRY_VERIFY_WITH_TIMEOUT((pids = rankPids(run_dir)).size() == size_t{kRanks}, kDeadlineMs);
+    QTRY_VERIFY_WITH_TIMEOUT((pids = rankPids(run->runDir())).size() == size_t{kRanks},
+                             kDeadlineMs);
     QVERIFY(pids[0] != pids[1]);
     for (const auto& [rank, pid] : pids)
       QVERIFY2(processExists(pid), qPrintable(QString("rank %1 (pid %2)").arg(rank).arg(pid)));
@@ -122,22 +156,40 @@ class TestMultiRankRun : public QObject {
     QSignalSpy finished(run, &LocalRun::finished);
     cancel->click();
     QVERIFY(finished.count() == 1 || finished.wait(kDeadlineMs));
-    QVERIFY2(run->state() == LocalRun::State::Cancelled,
-             qPrintable(run->errorText() + "\n" + run->stderrLines().join('\n')));
-    QCOMPARE(run->exitCode(), 130);
-    QVERIFY(run->series()->runEnd());
-    QCOMPARE(run->series()->runEnd()->status, std::string("cancelled"));
-    QCOMPARE(run->series()->checkpoints().size(), size_t{1});
-    const QStringList checkpoints =
-        QDir(run_dir + "/checkpoints").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    QCOMPARE(checkpoints, QStringList{QString("step-%1").arg(run->series()->runEnd()->steps)});
-    dashboard->refresh();
-    QCOMPARE(dashboard->header()->stateText(), QString("cancelled"));
+    checkCancelledWithOneCheckpoint(dashboard, run);
+    if (QTest::currentTestFailed()) return;
     for (const auto& [rank, pid] : pids) {
       QTRY_VERIFY2_WITH_TIMEOUT(!processExists(pid),
                                 qPrintable(QString("rank %1 (pid %2) is left").arg(rank).arg(pid)),
                                 kDeadlineMs);
     }
+  }
+
+  // A run directory replayed before any ranks event: the page says why it has no figures.
+  void withoutRankFiguresThePageSaysWhy_data() {
+    QTest::addColumn<QByteArray>("metrics");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("2 ranks starting")
+        << kTwoRankStart << "2 ranks: waiting for the first per-rank figures";
+    QTest::newRow("2 ranks ended early")
+        << kTwoRankStart + kFailedEnd << "2 ranks: the run ended before any per-rank figures";
+    QTest::newRow("one process") << kOneProcessStart + kFailedEnd
+                                 << "single-process run: no per-rank figures";
+  }
+
+  void withoutRankFiguresThePageSaysWhy() {
+    QFETCH(QByteArray, metrics);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QFile file(dir.filePath("metrics.jsonl"));
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(metrics) == metrics.size());
+    file.close();
+    std::unique_ptr<RunDashboard> dashboard(RunDashboard::replay(dir.path()));
+    QSignalSpy done(dashboard.get(), &RunDashboard::replayFinished);
+    QVERIFY(done.wait(kDeadlineMs));
+    dashboard->refresh();
+    QVERIFY(!dashboard->ranks()->hasRanks());
+    QCOMPARE(dashboard->ranks()->message()->text(), message);
   }
 };
 
