@@ -1,9 +1,11 @@
 #pragma once
-// Data parallelism's gradient step: after backward, the gradients of the parameters every rank
-// holds (everything but split experts) are averaged over the ranks, in buckets of about 25 MiB that
-// are all in flight at once; split experts' gradients, which already hold every rank's tokens (the
-// all-to-all brought them), are only divided by W, so that every rank's loss counts 1/W as in the
-// mean over the concatenated batch. The gradient norm sums the split experts over the ranks.
+// Data parallelism's gradient step: the gradients of the parameters every rank holds (everything
+// but split experts) are averaged over the ranks in buckets of about 25 MiB; a bucket's all-reduce
+// starts during the last micro-batch's backward as soon as its last gradient is accumulated (hooks
+// on the gradient accumulators, as torch's DDP), so it overlaps the rest of backward; split
+// experts' gradients, which already hold every rank's tokens (the all-to-all brought them), are
+// only divided by W, so that every rank's loss counts 1/W as in the mean over the concatenated
+// batch. The gradient norm sums the split experts over the ranks.
 #include <torch/torch.h>
 
 #include <vector>
@@ -21,8 +23,11 @@ class GradientSync {
                std::vector<at::Tensor> split, std::vector<at::Tensor> split_copies = {},
                int64_t bucket_bytes = 25 << 20);
 
-  // Averages / scales the gradients now in the parameters. A parameter without a gradient on this
-  // rank takes part with zeros (every rank must send the same buckets).
+  // Before the last micro-batch's backward: from now on full buckets start their all-reduce.
+  void arm();
+  // After it: starts what has not started (a parameter without a gradient takes part with zeros:
+  // every rank must send the same buckets), waits, and leaves the averages in the parameters;
+  // split experts' gradients are divided by W.
   void average();
 
   // L2 norm of every gradient of the model (split experts summed over the ranks), float64; with
@@ -30,9 +35,21 @@ class GradientSync {
   double clip_norm(double max_norm);
 
  private:
+  void watch_gradients();
+  void gradient_ready(size_t k);
+  void launch(size_t bucket);
+
   dist::ProcessGroup& group_;
   std::vector<at::Tensor> replicated_, split_, split_copies_;
   std::vector<std::vector<size_t>> buckets_;  // indices into replicated_
+  std::vector<size_t> bucket_of_;             // replicated_ index -> bucket
+  std::vector<std::shared_ptr<torch::autograd::Node>> accumulators_;
+  // The step in flight: gradients ready per bucket, buckets started, their flat tensors.
+  bool armed_ = false;
+  std::vector<size_t> ready_;
+  size_t launched_ = 0;
+  std::vector<at::Tensor> flat_;
+  std::vector<dist::PendingWork> pending_;
 };
 
 }  // namespace moe::train

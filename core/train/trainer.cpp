@@ -186,6 +186,7 @@ void Trainer::train_step(int64_t step) {
     const auto [task, aux, z] = group_losses(out, step);
     {
       ScopedPhase backward("backward");
+      if (micro == t.grad_accum - 1) gradients_->arm();
       (t.grad_accum > 1 ? loss / static_cast<double>(t.grad_accum) : loss).backward();
     }
     totals.add(out, task, aux, z);

@@ -43,8 +43,12 @@ TEST(Distributed, ExpertParallelMatchesOneProcess) {
 
 TEST(Distributed, LanguageModelMatchesOneProcess) {
   TempDir dir;
-  const auto config = lm_f64();
+  auto config = lm_f64();
   expect_same_training(run_on_ranks(dir, config, 1, "one"), run_on_ranks(dir, config, 2, "two"));
+  // Gradients averaged once per optimizer step, after the last micro-batch.
+  config["train"]["grad_accum"] = 2;
+  expect_same_training(run_on_ranks(dir, config, 1, "one_accum"),
+                       run_on_ranks(dir, config, 2, "two_accum"));
 }
 
 TEST(Distributed, RoutingOptionsAcrossRanksMatchOneProcess) {
