@@ -24,11 +24,11 @@ ExpertFfnGrads expert_ffn_backward(const at::Tensor& grad_y_in, const ExpertFfnS
                                    bool want_weights) {
   ExpertFfnGrads g;
   const auto grad_y = grad_y_in.contiguous();
-  if (w.fc2_b.defined() && w.fc2_b.numel() > 0 && want_weights) g.fc2_b = sum_rows(grad_y);
+  if (w.fc2_b.defined() && w.fc2_b.numel() > 0) g.fc2_b = sum_rows(grad_y);
   if (want_weights) g.fc2_w = at::bmm(s.a.transpose(1, 2), grad_y);  // [E, H, M]
   auto grad_z = at::bmm(grad_y, w.fc2_w.transpose(1, 2));            // [E, C, H], grad of a
   activation_backward_rows(grad_z, s.z, act);                        // now the grad of z
-  if (w.fc1_b.defined() && w.fc1_b.numel() > 0 && want_weights) g.fc1_b = sum_rows(grad_z);
+  if (w.fc1_b.defined() && w.fc1_b.numel() > 0) g.fc1_b = sum_rows(grad_z);
   if (want_weights) g.fc1_w = at::bmm(grad_z.transpose(1, 2), s.d);  // [E, H, M]
   if (want_input) g.d = at::bmm(grad_z, w.fc1_w);                    // [E, C, M]
   return g;

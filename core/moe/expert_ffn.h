@@ -28,7 +28,8 @@ struct ExpertFfnSaved {
 };
 at::Tensor expert_ffn_forward(const at::Tensor& d, const ExpertWeights& w, Activation act,
                               ExpertFfnSaved& saved);
-// Gradients of d and of each weight (undefined where the weight is, or where not wanted).
+// Gradients of d (when want_input), of the two weight matrices (when want_weights) and of the
+// biases that are there.
 struct ExpertFfnGrads {
   at::Tensor d, fc1_w, fc1_b, fc2_w, fc2_b;
 };
