@@ -60,5 +60,14 @@ if(MOE_BUILD_TESTS)
     set(MOE_FASHION_MNIST_DIR /usr/share/datasets/fashion-mnist)
     moe_require_file(Fashion-MNIST dataset-fashion-mnist
       "${MOE_FASHION_MNIST_DIR}/train-images-idx3-ubyte.gz")
+    # The launcher tests start the ranks with Open MPI's mpirun and Slurm's srun.
+    foreach(tool mpirun:openmpi-bin srun:slurm-client slurmctld:slurmctld slurmd:slurmd
+                 munged:munge)
+      string(REPLACE ":" ";" pair ${tool})
+      list(GET pair 0 program)
+      list(GET pair 1 package)
+      find_program(MOE_${program}_PROGRAM ${program} PATHS /usr/sbin)
+      moe_require_file("${program}" ${package} "${MOE_${program}_PROGRAM}")
+    endforeach()
   endif()
 endif()

@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   openssh-client openssh-server
+  openmpi-bin slurmctld slurmd slurm-client munge
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
   dataset-fashion-mnist
 )

@@ -20,7 +20,14 @@ std::string read_file(const std::filesystem::path& path) {
   return ss.str();
 }
 
-MoeTrainProcess::MoeTrainProcess(const std::vector<std::string>& args) {
+std::string moe_train_path() {
+  return MOE_TRAIN_BIN;
+}
+
+MoeTrainProcess::MoeTrainProcess(const std::vector<std::string>& args)
+    : MoeTrainProcess(MOE_TRAIN_BIN, args) {}
+
+MoeTrainProcess::MoeTrainProcess(const std::string& program, const std::vector<std::string>& args) {
   static int counter = 0;
   io_ = std::filesystem::temp_directory_path() /
         ("moe-e2e-io-" + std::to_string(getpid()) + "-" + std::to_string(++counter));
@@ -34,12 +41,12 @@ MoeTrainProcess::MoeTrainProcess(const std::vector<std::string>& args) {
     if (!freopen(out_path.c_str(), "w", stdout) || !freopen(err_path.c_str(), "w", stderr))
       _exit(127);
     std::vector<char*> argv;
-    std::string bin = MOE_TRAIN_BIN;
+    std::string bin = program;
     argv.push_back(bin.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
+    execvp(bin.c_str(), argv.data());  // a program without a slash is looked up in PATH
     _exit(127);
   }
 }
@@ -74,6 +81,10 @@ ProcessResult MoeTrainProcess::wait() {
 
 ProcessResult run_moe_train(const std::vector<std::string>& args) {
   return MoeTrainProcess(args).wait();
+}
+
+ProcessResult run_program(const std::string& program, const std::vector<std::string>& args) {
+  return MoeTrainProcess(program, args).wait();
 }
 
 TempDir::TempDir() {

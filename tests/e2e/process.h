@@ -12,6 +12,10 @@ struct ProcessResult {
 };
 
 ProcessResult run_moe_train(const std::vector<std::string>& args);
+// Another program (looked up in PATH), e.g. mpirun or srun starting moe-train.
+ProcessResult run_program(const std::string& program, const std::vector<std::string>& args);
+// The moe-train executable the tests run.
+std::string moe_train_path();
 
 // The whole file at `path` as it is now (empty when it cannot be read).
 std::string read_file(const std::filesystem::path& path);
@@ -20,6 +24,7 @@ std::string read_file(const std::filesystem::path& path);
 class MoeTrainProcess {
  public:
   explicit MoeTrainProcess(const std::vector<std::string>& args);
+  MoeTrainProcess(const std::string& program, const std::vector<std::string>& args);
   ~MoeTrainProcess();  // kills the child if it still runs
   void signal(int sig);
   // Waits for the exit and returns what the process printed.
