@@ -10,15 +10,32 @@
 
 namespace moe::ui {
 
-QString formatEta(double seconds) {
-  if (seconds < 0) return QObject::tr("ETA –");
+namespace {
+
+// "1:02:03" / "4:05".
+QString formatClock(double seconds) {
   const int s = static_cast<int>(std::lround(seconds));
   const QChar zero('0');
-  return s >= 3600 ? QString("ETA %1:%2:%3")
+  return s >= 3600 ? QString("%1:%2:%3")
                          .arg(s / 3600)
                          .arg(s / 60 % 60, 2, 10, zero)
                          .arg(s % 60, 2, 10, zero)
-                   : QString("ETA %1:%2").arg(s / 60).arg(s % 60, 2, 10, zero);
+                   : QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, zero);
+}
+
+}  // namespace
+
+QString formatEta(double seconds) {
+  if (seconds < 0) return QObject::tr("ETA –");
+  return QObject::tr("ETA %1").arg(formatClock(seconds));
+}
+
+QString formatEndedProgress(qint64 step, qint64 total, double seconds) {
+  QString text = step <= 0   ? QObject::tr("no steps")
+                 : total > 0 ? QObject::tr("step %1 / %2").arg(step).arg(total)
+                             : QObject::tr("step %1").arg(step);
+  if (seconds >= 0) text += QObject::tr("   ran %1").arg(formatClock(seconds));
+  return text;
 }
 
 RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
@@ -106,6 +123,8 @@ void RunHeader::showState() {
   }
   setStateText(text, colour, run_->errorText());
   cancel_->setEnabled(run_->isActive());
+  // The last progress report came while it ran, with an ETA that means nothing now.
+  if (runEnded()) showProgress(run_->step(), run_->totalSteps(), -1);
   offerResume(s == LocalRun::State::Cancelled || s == LocalRun::State::Failed);
 }
 
@@ -123,6 +142,19 @@ void RunHeader::showEvals(const std::vector<protocol::EvalEvent>& evals) {
 
 QString RunHeader::accuracyText() const {
   return accuracy_->isVisibleTo(this) ? accuracy_->text() : QString();
+}
+
+QString RunHeader::progressText() const {
+  return progress_->format();
+}
+
+bool RunHeader::runEnded() const {
+  return run_ && !run_->isActive() && run_->state() != LocalRun::State::NotStarted;
+}
+
+double RunHeader::runSeconds() const {
+  const QDateTime start = run_->startedAt(), end = run_->endedAt();
+  return start.isValid() && end.isValid() ? start.msecsTo(end) / 1000.0 : -1;
 }
 
 bool RunHeader::hasCheckpoint(const QString& run_dir) {
@@ -147,7 +179,9 @@ void RunHeader::offerResume(bool stopped_early) {
 void RunHeader::showProgress(qint64 step, qint64 total, double eta_seconds) {
   progress_->setRange(0, static_cast<int>(std::max<qint64>(total, 1)));
   progress_->setValue(static_cast<int>(std::min(step, std::max<qint64>(total, 1))));
-  progress_->setFormat(tr("step %1 / %2   %3").arg(step).arg(total).arg(formatEta(eta_seconds)));
+  progress_->setFormat(
+      runEnded() ? formatEndedProgress(step, total, runSeconds())
+                 : tr("step %1 / %2   %3").arg(step).arg(total).arg(formatEta(eta_seconds)));
 }
 
 void RunHeader::showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,

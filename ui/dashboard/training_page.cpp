@@ -23,6 +23,7 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   raw_ = loss_->addCurve(tr("loss"), QPen(seriesColor(0).lighter(165), 1));
   smooth_ = loss_->addCurve(tr("smoothed"), QPen(seriesColor(0), 2));
   eval_ = loss_->addCurve(tr("eval loss"), QPen(seriesColor(3), 2), true);
+  loss_->setListedOnlyWithRows(eval_);  // most runs have no evals: no legend entry for none
   aux_ = addPlot(tr("auxiliary losses"), "aux-z-loss");
   aux_curve_ = aux_->addCurve(tr("aux loss"), QPen(seriesColor(1), 1.5));
   z_curve_ = aux_->addCurve(tr("z-loss"), QPen(seriesColor(4), 1.5));

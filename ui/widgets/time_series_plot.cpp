@@ -157,6 +157,12 @@ bool TimeSeriesPlot::curveVisible(int curve) const {
   return curve >= 0 && curve < curves_.size() && curves_[curve].visible;
 }
 
+void TimeSeriesPlot::setListedOnlyWithRows(int curve, bool on) {
+  if (curve < 0 || curve >= curves_.size()) return;
+  curves_[curve].listed_only_with_rows = on;
+  updateLegend();
+}
+
 void TimeSeriesPlot::removeCurves() {
   for (const Curve& c : curves_) removeGraph(c.graph);
   curves_.clear();
@@ -192,9 +198,9 @@ void TimeSeriesPlot::takeValues(int curve, double from, const QVector<double>& v
   // given values start in the old rows as in the new. Append only: after the curve's values.
   const bool append = std::isnan(from) || from == std::numeric_limits<double>::infinity();
   const qsizetype start =
-      append ? std::min(c.value.size(), keys.size())
-             : std::lower_bound(keys.step().cbegin(), keys.step().cend(), from) -
-                   keys.step().cbegin();
+      append
+          ? std::min(c.value.size(), keys.size())
+          : std::lower_bound(keys.step().cbegin(), keys.step().cend(), from) - keys.step().cbegin();
   const qsizetype n = std::min(value.size(), keys.size() - start);
   // Rows sent again unchanged (same key, same value) stay as they are: only a real
   // replacement pays for a rebuild.
@@ -214,6 +220,7 @@ void TimeSeriesPlot::takeValues(int curve, double from, const QVector<double>& v
     rebuildGraph(curve);
   else
     appendToGraph(curve, static_cast<int>(keep));
+  if (c.listed_only_with_rows) updateLegend();
 }
 
 void TimeSeriesPlot::setRows(int curve, const Rows& rows) {
@@ -227,6 +234,7 @@ void TimeSeriesPlot::setRows(int curve, const Rows& rows) {
   c.value.reserve(rows.value.size());
   for (double v : rows.value) c.value.append(static_cast<float>(v));
   rebuildGraph(curve);
+  if (c.listed_only_with_rows) updateLegend();
 }
 
 void TimeSeriesPlot::shareKeys(int curve, std::shared_ptr<const PlotKeys> keys) {
@@ -237,6 +245,7 @@ void TimeSeriesPlot::shareKeys(int curve, std::shared_ptr<const PlotKeys> keys) 
   c.value.clear();
   c.value.reserve(reserved_rows_);
   rebuildGraph(curve);
+  if (c.listed_only_with_rows) updateLegend();
 }
 
 TimeSeriesPlot::Rows TimeSeriesPlot::rows(int curve) const {
@@ -298,11 +307,17 @@ const QVector<double>& TimeSeriesPlot::keyColumn(const Curve& c) const {
 }
 
 void TimeSeriesPlot::updateLegend() {
+  QVector<bool> listed;
+  listed.reserve(curves_.size());
+  for (const Curve& c : curves_)
+    listed.append(c.visible && (!c.listed_only_with_rows || rowCount(c) > 0));
+  if (listed == legend_listed_) return;
+  legend_listed_ = listed;
   legend->clearItems();
   int shown = 0;
-  for (const Curve& c : curves_) {
-    if (!c.visible) continue;
-    c.graph->addToLegend();
+  for (qsizetype i = 0; i < curves_.size(); ++i) {
+    if (!listed[i]) continue;
+    curves_[i].graph->addToLegend();
     ++shown;
   }
   legend->setVisible(shown > 1);

@@ -71,6 +71,9 @@ class TimeSeriesPlot : public QCustomPlot {
   QString curveName(int curve) const;
   void setCurveVisible(int curve, bool visible);
   bool curveVisible(int curve) const;
+  // The curve is named in the legend only while it has rows: an eval series before the first
+  // eval would name a curve the plot does not draw.
+  void setListedOnlyWithRows(int curve, bool on = true);
   void removeCurves();  // every curve goes (the compare view rebuilds its set)
 
   // Rows with step >= from are dropped, then the given rows (sorted by step) are appended.
@@ -141,10 +144,11 @@ class TimeSeriesPlot : public QCustomPlot {
     QCPGraph* graph = nullptr;
     std::shared_ptr<const PlotKeys> keys;  // never null: shared, or `own`
     std::shared_ptr<PlotKeys> own;         // the curve's own keys; null while it shares
-    QVector<float> value;  // float: half the memory, still far finer than a pixel
-    CurveDecimator decimated;  // all rows, for drawing the whole run
+    QVector<float> value;                  // float: half the memory, still far finer than a pixel
+    CurveDecimator decimated;              // all rows, for drawing the whole run
     bool visible = true;
     bool stale = false;  // the graph does not show the newest rows yet
+    bool listed_only_with_rows = false;
   };
 
   const QVector<double>& keyColumn(const Curve& c) const;
@@ -161,6 +165,8 @@ class TimeSeriesPlot : public QCustomPlot {
   bool drawingDeferred() const;
   void fitAxes();                        // x to all data, y with headroom
   void fitY(const QCPRange& key_range);  // QCPRange() = all keys
+  // Lists the visible curves (those with rows, where a curve asks so); rebuilds the legend only
+  // when that list changed, as data updates call it.
   void updateLegend();
   void onXRangeChanged();
   // The read-out's parts ("step 120", "loss 2.31", ...) and the key of the row shown first.
@@ -174,6 +180,7 @@ class TimeSeriesPlot : public QCustomPlot {
   double hover_x_;              // NaN while no hover is shown
   bool view_deferred_ = false;  // a refresh came while drawing was deferred
   qsizetype reserved_rows_ = 0;
+  QVector<bool> legend_listed_;  // per curve: named in the legend now
   QCPLayer* hover_layer_ = nullptr;
   QCPItemStraightLine* hover_line_ = nullptr;
   QCPItemText* hover_text_ = nullptr;
