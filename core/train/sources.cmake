@@ -17,4 +17,5 @@ target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/step_totals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stop_signal.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trainer_reports.cpp
 )
