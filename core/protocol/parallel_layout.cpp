@@ -42,6 +42,13 @@ bool check_experts(const RunConfig& c, int64_t world, std::vector<ConfigProblem>
                                        str(experts)});
     return false;
   }
+  // A sharded expert splits its hidden units evenly over its shards.
+  const ExpertPlacement p = expert_placement(experts, world, c.parallel.expert_parallel);
+  if (p.shards > 1 && c.moe.hidden >= 1 && c.moe.hidden % p.shards != 0) {
+    out.push_back({"/moe/hidden", "must be a multiple of " + str(p.shards) +
+                                      " to shard each expert over " + str(p.shards) +
+                                      " ranks, got " + str(c.moe.hidden)});
+  }
   return true;
 }
 

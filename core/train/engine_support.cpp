@@ -20,14 +20,6 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
                         "\"float16\" needs CUDA (with dynamic loss scaling); this moe-train is a "
                         "CPU-only build: use \"bfloat16\" or \"float32\" with train.amp"});
   }
-  const auto placement =
-      protocol::expert_placement(config.moe.experts, world, config.parallel.expert_parallel);
-  if (placement.shards > 1 && config.moe.hidden % placement.shards != 0) {
-    problems.push_back({"/moe/hidden", "must be a multiple of " + std::to_string(placement.shards) +
-                                           " to shard each expert over " +
-                                           std::to_string(placement.shards) + " ranks, got " +
-                                           std::to_string(config.moe.hidden)});
-  }
   return problems;
 }
 

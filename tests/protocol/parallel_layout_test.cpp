@@ -67,6 +67,16 @@ TEST(LayoutProblems, ExpertsNeitherMultipleNorDivisor) {
   EXPECT_THAT(layout_problems(c, 8), IsEmpty());
 }
 
+TEST(LayoutProblems, ShardedExpertsSplitTheirHiddenUnitsEvenly) {
+  RunConfig c = config(2, 16);
+  c.moe.hidden = 6;  // 2 experts on 8 ranks: 4 shards of 6 hidden units do not split
+  EXPECT_THAT(formatted(layout_problems(c, 8)),
+              ElementsAre("/moe/hidden: must be a multiple of 4 to shard each expert over 4 "
+                          "ranks, got 6"));
+  EXPECT_THAT(layout_problems(c, 4), IsEmpty());  // 2 shards of 3
+  EXPECT_THAT(layout_problems(c, 2), IsEmpty());  // whole experts
+}
+
 TEST(LayoutProblems, AdaptiveRMustSuitThePlacement) {
   RunConfig c = config(2, 16);
   c.parallel.adaptive_r = 8;
