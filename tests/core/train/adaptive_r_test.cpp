@@ -16,7 +16,9 @@ TEST(AdaptiveR, TriesEachCandidateThenKeepsTheFastest) {
     EXPECT_EQ(r, (step - 1) / 3) << step;
     // The warm-up step of each trial is slow and must not count.
     decision = chooser.record(step, (step - 1) % 3 == 0 ? 1000.0 : ms.at(r));
-    if (step < 9) EXPECT_FALSE(decision) << step;
+    if (step < 9) {
+      EXPECT_FALSE(decision) << step;
+    }
   }
   ASSERT_TRUE(decision);
   EXPECT_EQ(decision->step, 9);
