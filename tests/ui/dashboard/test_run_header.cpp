@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../launch/fake_run_telemetry.h"
 #include "dashboard/run_header.h"
 #include "launch/local_run.h"
 
@@ -21,14 +22,7 @@ namespace {
 
 constexpr int kTimeoutMs = 20000;
 
-// Two of four steps, one second apart: the ETA is two seconds.
-const char kTwoOfFourSteps[] =
-    R"({"v":1,"type":"run_start","t":0,"run_id":"header","config":{"train":{"steps":4}},"world_size":1})"
-    "\n"
-    R"({"v":1,"type":"step","t":1,"step":1,"loss":2,"task_loss":2,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
-    "\n"
-    R"({"v":1,"type":"step","t":2,"step":2,"loss":1,"task_loss":1,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
-    "\n";
+using moe::test::kTwoOfFourStepsTelemetry;  // two of four steps, one second apart: ETA 2 s
 
 }  // namespace
 
@@ -43,7 +37,7 @@ class TestRunHeader : public QObject {
     const QString path = dir_.filePath(name);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return {};
-    file.write(QByteArray("#!/bin/sh\ncat <<'EOF'\n") + kTwoOfFourSteps + "EOF\nexit " +
+    file.write(QByteArray("#!/bin/sh\ncat <<'EOF'\n") + kTwoOfFourStepsTelemetry + "EOF\nexit " +
                QByteArray::number(exit_code) + "\n");
     file.close();
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "fake_run_telemetry.h"
 #include "launch/launch_spec.h"
 #include "launch/local_run.h"
 #include "launch/run_manager.h"
@@ -19,13 +20,7 @@ namespace {
 
 constexpr int kTimeoutMs = 20000;
 
-const char kTelemetryLines[] =
-    R"({"v":1,"type":"run_start","t":0,"run_id":"fake","config":{"train":{"steps":4}},"world_size":1})"
-    "\n"
-    R"({"v":1,"type":"step","t":1,"step":1,"loss":2,"task_loss":2,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
-    "\n"
-    R"({"v":1,"type":"step","t":2,"step":2,"loss":1,"task_loss":1,"aux_loss":1,"z_loss":0,"lr":0.1,"grad_norm":1,"tokens":8,"tokens_per_s":8,"step_ms":1000})"
-    "\n";
+using moe::test::kTwoOfFourStepsTelemetry;
 
 }  // namespace
 
@@ -120,9 +115,10 @@ class TestLocalRun : public QObject {
 
   void telemetryAndProgressFromStdout() {
     LaunchSpec spec;
-    spec.program = script(QStringLiteral("ok.sh"),
-                          "echo 'loading' >&2\ncat <<'EOF'\n" + QByteArray(kTelemetryLines) +
-                              "EOF\nprintf 'last line without newline' >&2\nexit 0\n");
+    spec.program =
+        script(QStringLiteral("ok.sh"),
+               "echo 'loading' >&2\ncat <<'EOF'\n" + QByteArray(kTwoOfFourStepsTelemetry) +
+                   "EOF\nprintf 'last line without newline' >&2\nexit 0\n");
     spec.runs_root = dir_.filePath(QStringLiteral("runs"));
     LocalRun run(spec);
     QSignalSpy states(&run, &LocalRun::stateChanged);
