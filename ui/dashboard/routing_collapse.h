@@ -55,7 +55,7 @@ struct RoutingWarning {
 };
 
 std::vector<RoutingWarning> detectRoutingProblems(const std::vector<LayerColumns>& layers,
-                                                    const CollapseThresholds& t = {});
+                                                  const CollapseThresholds& t = {});
 
 // "collapse", "dead experts", "imbalanced" (for a label or a log line).
 const char* routingProblemName(RoutingProblem kind);

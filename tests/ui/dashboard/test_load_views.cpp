@@ -20,7 +20,7 @@ namespace protocol = moe::protocol;
 namespace {
 
 protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int64_t> counts,
-                                     int64_t capacity) {
+                                    int64_t capacity) {
   protocol::ExpertLoadEvent e;
   e.step = step;
   e.layer = layer;

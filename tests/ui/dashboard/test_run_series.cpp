@@ -17,7 +17,7 @@ namespace {
 const QString kRunFile = QStringLiteral(MOE_TEST_DATA_DIR "/resumed_failed_run.jsonl");
 
 protocol::ExpertLoadEvent loadEvent(int64_t step, int64_t layer, std::vector<int64_t> counts,
-                                     int64_t capacity) {
+                                    int64_t capacity) {
   protocol::ExpertLoadEvent e;
   e.step = step;
   e.layer = layer;
