@@ -2,6 +2,7 @@
 
 #include "moe/expert_ffn.h"
 #include "moe/overlapped_experts.h"
+#include "moe/saved_group.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -14,37 +15,28 @@ namespace {
 // Inside "backward": the trainer moves it from there to "a2a".
 constexpr const char* kBackwardA2aPhase = "a2a_backward";
 
-// autograd keeps non-tensor state as IValues: the group travels as its address.
-int64_t address(dist::ProcessGroup* group) {
-  return static_cast<int64_t>(reinterpret_cast<intptr_t>(group));
-}
-dist::ProcessGroup& group_at(AutogradContext* ctx) {
-  return *reinterpret_cast<dist::ProcessGroup*>(
-      static_cast<intptr_t>(ctx->saved_data["group"].toInt()));
-}
-
 struct AllToAllFunction : torch::autograd::Function<AllToAllFunction> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, dist::ProcessGroup* group) {
     ScopedPhase phase("a2a");
-    ctx->saved_data["group"] = address(group);
+    save_group(ctx, group);
     return group->all_to_all(x.contiguous());
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     ScopedPhase phase(kBackwardA2aPhase);
-    return {group_at(ctx).all_to_all(grads[0].contiguous()), at::Tensor()};
+    return {saved_group(ctx).all_to_all(grads[0].contiguous()), at::Tensor()};
   }
 };
 
 struct AllReduceSumFunction : torch::autograd::Function<AllReduceSumFunction> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, dist::ProcessGroup* group) {
-    ctx->saved_data["group"] = address(group);
+    save_group(ctx, group);
     auto sum = x.clone();
     group->all_reduce_sum(sum);
     return sum;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     auto grad = grads[0].contiguous().clone();
-    group_at(ctx).all_reduce_sum(grad);
+    saved_group(ctx).all_reduce_sum(grad);
     return {grad, at::Tensor()};
   }
 };
@@ -55,7 +47,7 @@ struct GatherExpertsFunction : torch::autograd::Function<GatherExpertsFunction> 
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& part, dist::ProcessGroup* group,
                             const ExpertPartition& partition, bool whole_in_shards) {
     ScopedPhase phase("a2a");
-    ctx->saved_data["group"] = address(group);
+    save_group(ctx, group);
     ctx->saved_data["whole"] = whole_in_shards;
     ctx->saved_data["partition"] =
         std::vector<int64_t>{partition.world,  partition.rank,          partition.experts,
@@ -67,7 +59,7 @@ struct GatherExpertsFunction : torch::autograd::Function<GatherExpertsFunction> 
     const auto v = ctx->saved_data["partition"].toIntVector();
     const ExpertPartition p{v[0], v[1], v[2], v[3], v[4], v[5]};
     auto parts = p.parts_of(grads[0], ctx->saved_data["whole"].toBool()).contiguous().clone();
-    group_at(ctx).all_reduce_sum(parts);
+    saved_group(ctx).all_reduce_sum(parts);
     return {parts[p.rank].clone(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };

@@ -2,6 +2,7 @@
 
 #include "moe/expert_ffn.h"
 #include "moe/optional_tensor.h"
+#include "moe/saved_group.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -78,15 +79,14 @@ struct OverlappedExpertsFunction : torch::autograd::Function<OverlappedExpertsFu
                          });
     saved.insert(saved.end(), {w1, b1, w2, b2});
     ctx->save_for_backward(saved);
-    ctx->saved_data["group"] = static_cast<int64_t>(reinterpret_cast<intptr_t>(group));
+    save_group(ctx, group);
     ctx->saved_data["degree"] = degree;
     ctx->saved_data["act"] = act_code;
     return unchunk(back, E, C, M);
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    auto& group = *reinterpret_cast<dist::ProcessGroup*>(
-        static_cast<intptr_t>(ctx->saved_data["group"].toInt()));
+    auto& group = saved_group(ctx);
     const int64_t d = ctx->saved_data["degree"].toInt();
     const auto act = static_cast<Activation>(ctx->saved_data["act"].toInt());
     const auto v = ctx->get_saved_variables();
