@@ -6,30 +6,10 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
-#include <random>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
 namespace moe::dist::test {
-
-TempDir::TempDir() {
-  std::random_device rd;
-  path_ = std::filesystem::temp_directory_path() / ("moe-dist-" + std::to_string(rd()));
-  std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool wait_for(const std::function<bool()>& done, std::chrono::seconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;

@@ -4,26 +4,17 @@
 #include <sys/types.h>
 
 #include <chrono>
-#include <filesystem>
 #include <functional>
 #include <string>
 
+#include "../e2e/process.h"
 #include "dist/launcher.h"
 
 namespace moe::dist::test {
 
-// A fresh directory under the system temp dir, removed with the object.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_file(const std::string& path);
+// A fresh temporary directory and whole-file reads: the end-to-end tests' own.
+using moe::test::read_file;
+using moe::test::TempDir;
 
 // Calls done() until it holds or `limit` passes; returns whether it held. For waiting on what
 // another process does, with a limit far above what it needs.
