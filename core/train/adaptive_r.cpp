@@ -16,15 +16,20 @@ int64_t AdaptiveRChooser::trial_length() const {
   return candidates_.size() < 2 ? 0 : static_cast<int64_t>(candidates_.size()) * steps_per_trial_;
 }
 
+bool AdaptiveRChooser::in_trial(int64_t step) const {
+  const int64_t offset = step - trial_start_;
+  return offset >= 0 && offset < trial_length();
+}
+
 int64_t AdaptiveRChooser::r_for(int64_t step) const {
   const int64_t offset = step - trial_start_;
-  if (offset < 0 || offset >= trial_length()) return chosen_;
+  if (!in_trial(step)) return chosen_;
   return candidates_[offset / steps_per_trial_];
 }
 
 std::optional<protocol::AdaptiveREvent> AdaptiveRChooser::record(int64_t step, double step_ms) {
+  if (!in_trial(step)) return std::nullopt;
   const int64_t offset = step - trial_start_;
-  if (offset < 0 || offset >= trial_length()) return std::nullopt;
   const int64_t r = candidates_[offset / steps_per_trial_];
   if (offset % steps_per_trial_ != 0) {  // the first step of each r warms up
     sum_ms_[r] += step_ms;

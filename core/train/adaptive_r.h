@@ -19,6 +19,8 @@ class AdaptiveRChooser {
 
   // The r to run `step` with.
   int64_t r_for(int64_t step) const;
+  // Whether `step` is part of a trial (its time counts).
+  bool in_trial(int64_t step) const;
   // The time of `step` (the slowest rank's, so every rank decides alike). Returns the decision
   // when the trial ends at this step.
   std::optional<protocol::AdaptiveREvent> record(int64_t step, double step_ms);

@@ -98,7 +98,8 @@ void Trainer::choose_adaptive_r(int64_t step) {
 }
 
 void Trainer::record_adaptive_r(int64_t step, double step_ms) {
-  if (!adaptive_r_) return;
+  // Between trials the step time decides nothing: no collective for it.
+  if (!adaptive_r_ || !adaptive_r_->in_trial(step)) return;
   // The slowest rank's time, so that every rank makes the same choice.
   auto ms = at::tensor({step_ms}, at::kDouble);
   group_.all_reduce_max(ms);
