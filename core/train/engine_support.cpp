@@ -15,12 +15,20 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
     problems.push_back(
         {"/train/device", "\"cuda\" is not available: this moe-train is a CPU-only build"});
   }
-  if (config.train.dtype == "float16") {
+  if (config.train.dtype == "float16" && !cuda_build()) {
     problems.push_back({"/train/dtype",
                         "\"float16\" needs CUDA (with dynamic loss scaling); this moe-train is a "
                         "CPU-only build: use \"bfloat16\" or \"float32\" with train.amp"});
   }
   return problems;
+}
+
+bool cuda_build() {
+#ifdef MOE_ENGINE_CUDA
+  return true;
+#else
+  return false;
+#endif
 }
 
 std::string resolved_device(const protocol::RunConfig& config) {

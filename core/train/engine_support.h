@@ -14,6 +14,9 @@ namespace moe::train {
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
                                                       int64_t world);
 
+// Whether this engine was built with CUDA (MOE_ENGINE_CUDA): float16 training needs it.
+bool cuda_build();
+
 // "cpu" or "cuda" for train.device "auto".
 std::string resolved_device(const protocol::RunConfig& config);
 

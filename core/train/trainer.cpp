@@ -89,6 +89,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
                        group_.rank(), group_.world_size());
   hosts_ = gather_hosts(group_, host_name());
   amp_ = config_.train.amp && config_.train.dtype == "float32";
+  if (config_.train.dtype == "float16") scaler_.emplace();
   if (config_.telemetry.trace) trace_ = std::make_unique<TraceRecorder>();
 }
 
@@ -111,7 +112,8 @@ void Trainer::emit_run_start() {
             " parameters (" + with_thousands(counts.experts) + " in experts, " +
             with_thousands(counts.dense) + " dense), " + std::to_string(layers) +
             (layers == 1 ? " MoE layer, " : " MoE layers, ") + config_.train.dtype +
-            (amp_ ? " with bfloat16 autocast" : ""));
+            (amp_ ? " with bfloat16 autocast" : "") +
+            (scaler_ ? " with dynamic loss scaling" : ""));
   log_.info("data: " + data_->describe());
   if (!group_.is_single()) {
     log_.info("rank " + std::to_string(group_.rank()) + " of " +
@@ -152,6 +154,7 @@ void Trainer::resume(const std::string& step_dir) {
     data_->seek(field("data_position"));
     restore_rng_state(field("rng").get<std::string>());
     step_ = saved_step_ = field("step").get<int64_t>();
+    if (scaler_) scaler_->restore_from(c.state);
   });
   log_.info("resumed from " + step_dir + " (step " + std::to_string(step_) + ")");
   if (options_.on_resumed) options_.on_resumed();
@@ -185,7 +188,8 @@ void Trainer::train_step(int64_t step) {
     {
       ScopedPhase backward("backward");
       if (micro == t.grad_accum - 1) gradients_->arm();
-      (t.grad_accum > 1 ? loss / static_cast<double>(t.grad_accum) : loss).backward();
+      if (t.grad_accum > 1) loss = loss / static_cast<double>(t.grad_accum);
+      (scaler_ ? scaler_->scale(loss) : loss).backward();
     }
     totals.add(out, task, aux, z);
   }
@@ -196,12 +200,15 @@ void Trainer::train_step(int64_t step) {
   double grad_norm, lr;
   {
     ScopedPhase optimizer("optimizer");
-    grad_norm = gradients_->clip_norm(t.clip_grad_norm);
+    // float16: true gradients for clipping; an overflow skips the update, not the step number.
+    const bool update =
+        !scaler_ || unscale_for_step(*scaler_, parts_.parameters, group_, log_, step);
+    grad_norm = update ? gradients_->clip_norm(t.clip_grad_norm) : 0.0;
     if (!std::isfinite(grad_norm)) {
       throw NonFinite("gradient norm is not finite at step " + std::to_string(step));
     }
     lr = learning_rate(t, step);
-    optimizer_->step(lr);
+    if (update) optimizer_->step(lr);
     for (auto& layer : model_->moe_layers()) layer->update_selection_bias();
   }
   const double step_ms = ms_since(start);
@@ -268,6 +275,7 @@ void Trainer::save(int64_t step) {
   if (group_.rank() != 0) return;
   c.state = {
       {"data_position", data_->position()}, {"rng", save_rng_state()}, {"run_id", dir_.run_id}};
+  if (scaler_) scaler_->save_to(c.state);
   const std::string path =
       save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
   telemetry_.write_event(protocol::CheckpointEvent{0, step, path});

@@ -18,6 +18,7 @@
 #include "telemetry/trace_recorder.h"
 #include "train/adaptive_r.h"
 #include "train/gradient_sync.h"
+#include "train/loss_scaler.h"
 #include "train/model_distribution.h"
 #include "train/optimizer.h"
 #include "train/run_directory.h"
@@ -88,6 +89,8 @@ class Trainer {
   std::unique_ptr<data::BatchSource> data_;
   std::unique_ptr<TraceRecorder> trace_;
   bool amp_ = false;
+  std::optional<LossScaler> scaler_;  // train.dtype "float16" only
+
   int64_t step_ = 0;         // last completed optimizer step
   int64_t saved_step_ = -1;  // step of the newest checkpoint
   double mean_step_ms_ = 0;  // smoothed, for the ETA
