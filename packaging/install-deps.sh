@@ -6,6 +6,9 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 packages=(
   build-essential cmake ninja-build pkg-config git
   clang
+  # The HIP kernel backend (MOE_WITH_HIP). The CUDA one needs NVIDIA's CUDA Toolkit (nvcc, not a
+  # Debian package; cmake/MoeGpu.cmake looks in /usr/local/cuda/bin).
+  hipcc libamdhip64-dev
   libtorch-dev
   libgloo-dev
   libopenblas0-pthread

@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# tests/gpu/run-device-checks.sh OUT_FILE
+#
+# The checks that need an NVIDIA GPU, for a GPU machine without network access, in one go of at
+# most ~8 minutes including the build:
+#   1. configure a fresh engine-only build (Ninja, Release) against the CUDA LibTorch of the
+#      machine's Python (torch.utils.cmake_prefix_path), CUDA kernels for the GPU present;
+#   2. build kernel_tests_cuda, gpu_kernels_bench and moe-train;
+#   3. kernel_tests_cuda: the kernel suite on cpu, the host emulation and cuda (all must pass);
+#   4. gpu_kernels_bench: dispatch/combine GB/s against a device-to-device copy;
+#   5. moe-train bench on E=8 k=2 M=4096 H=14336 N=16384 bfloat16 (CUDA engine builds only);
+#   6. a 50-step helloworld run on cuda: median step time;
+#   7. the same run on 2 ranks over NCCL, when 2 GPUs are present.
+# A failed step is reported and the script goes on. It prints a table (step, status, seconds,
+# result) and writes it to OUT_FILE, followed by the benchmark tables and the tail of the log of
+# each failed step. Exit status: 0 when every step that ran passed, 1 otherwise.
+#
+# Environment: BUILD_DIR (default build/device-checks, removed first), BUDGET_S (default 480),
+# PYTHON (default python3), CUDA_HOME (default /usr/local/cuda when nvcc is not on PATH),
+# CUDA_ARCH (default: the compute capability nvidia-smi reports, else "native").
+set -u
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 OUT_FILE" >&2
+  exit 2
+fi
+OUT_FILE=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build/device-checks}
+BUDGET_S=${BUDGET_S:-480}
+PYTHON=${PYTHON:-python3}
+LOGS=$BUILD_DIR/logs
+START=$SECONDS
+
+rm -rf "$BUILD_DIR"
+mkdir -p "$LOGS" || exit 1
+
+names=() statuses=() times=() results=()
+failed=0
+
+elapsed() { echo $((SECONDS - START)); }
+left() { echo $((BUDGET_S - (SECONDS - START))); }
+
+# record NAME STATUS SECONDS RESULT
+record() {
+  names+=("$1") statuses+=("$2") times+=("$3") results+=("$4")
+  [ "$2" = FAIL ] && failed=1
+  printf '[%4ds] %-18s %-5s %4ss  %s\n' "$(elapsed)" "$1" "$2" "$3" "$4"
+}
+
+# run_step NAME MAX_SECONDS COMMAND...: runs COMMAND (output to $LOGS/NAME.log) under a time-out
+# of MAX_SECONDS or what is left of the budget, whichever is less. Sets STEP_RC and STEP_S.
+run_step() {
+  local name=$1 max=$2
+  shift 2
+  local limit
+  limit=$(left)
+  [ "$limit" -gt "$max" ] && limit=$max
+  STEP_S=0
+  if [ "$limit" -le 5 ]; then
+    STEP_RC=124
+    echo "no time left in the ${BUDGET_S} s budget" >"$LOGS/$name.log"
+    return
+  fi
+  echo "[$(elapsed)s] $name: $* (limit ${limit}s)"
+  local t0=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" >"$LOGS/$name.log" 2>&1
+  STEP_RC=$?
+  STEP_S=$((SECONDS - t0))
+}
+
+# why RC: a few words for a failed step's exit status.
+why() {
+  case $1 in
+    124 | 137) echo "timed out" ;;
+    *) echo "exit status $1" ;;
+  esac
+}
+
+# --- 0. The machine --------------------------------------------------------------------------
+gpu_count=0 compute_cap="" gpu_names=""
+if command -v nvidia-smi >/dev/null 2>&1; then
+  gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
+    sed 's/^ *//' | paste -sd, -)
+  gpu_count=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -c .)
+  compute_cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 |
+    tr -d ' .')
+fi
+if [ "$gpu_count" -gt 0 ]; then
+  record gpus PASS 0 "$gpu_count: $gpu_names (sm_${compute_cap:-?})"
+else
+  record gpus FAIL 0 "nvidia-smi found no GPU"
+fi
+cuda_arch=${CUDA_ARCH:-${compute_cap:-native}}
+
+nvcc_path=$(command -v nvcc || true)
+if [ -z "$nvcc_path" ]; then
+  CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+  [ -x "$CUDA_HOME/bin/nvcc" ] && nvcc_path=$CUDA_HOME/bin/nvcc
+fi
+if [ -n "$nvcc_path" ]; then
+  record nvcc PASS 0 "$("$nvcc_path" --version | grep -o 'release [0-9.]*') ($nvcc_path)"
+  export CUDACXX=$nvcc_path
+  CUDA_ROOT=$(dirname "$(dirname "$nvcc_path")")
+else
+  record nvcc FAIL 0 "nvcc not on PATH nor in \$CUDA_HOME/bin"
+  CUDA_ROOT=""
+fi
+
+torch_prefix=$("$PYTHON" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>"$LOGS/torch.log")
+torch_desc=$("$PYTHON" -c 'import torch; print(torch.__version__, "CUDA", torch.version.cuda)' \
+  2>>"$LOGS/torch.log")
+if [ -n "$torch_prefix" ] && [ -d "$torch_prefix/Torch" ]; then
+  record libtorch PASS 0 "$torch_desc ($torch_prefix)"
+else
+  record libtorch FAIL 0 "no LibTorch from '$PYTHON -c import torch' (see logs/torch.log)"
+  torch_prefix=""
+fi
+
+# --- 1. Configure ------------------------------------------------------------------------------
+configure_args=(-S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  -DMOE_BUILD_GUI=OFF -DMOE_WITH_HIP=OFF -DMOE_WITH_CUDA=ON
+  "-DMOE_CUDA_ARCHITECTURES=$cuda_arch")
+if [ -n "$torch_prefix" ]; then
+  configure_args+=("-DTorch_DIR=$torch_prefix/Torch" "-DCMAKE_PREFIX_PATH=$torch_prefix")
+fi
+[ -n "$nvcc_path" ] && configure_args+=("-DCMAKE_CUDA_COMPILER=$nvcc_path")
+[ -n "$CUDA_ROOT" ] && configure_args+=("-DCUDAToolkit_ROOT=$CUDA_ROOT")
+# A CUDA LibTorch's CMake files build for these architectures instead of probing.
+if [ -n "$compute_cap" ]; then
+  TORCH_CUDA_ARCH_LIST="${compute_cap:0:${#compute_cap}-1}.${compute_cap: -1}"
+  export TORCH_CUDA_ARCH_LIST
+fi
+run_step configure 120 cmake "${configure_args[@]}"
+engine_cuda=OFF
+if [ "$STEP_RC" -eq 0 ]; then
+  engine_cuda=$(sed -n 's/^MOE_ENGINE_CUDA:BOOL=//p' "$BUILD_DIR/CMakeCache.txt")
+  record configure PASS "$STEP_S" "$(grep -E -- '-- (CUDA kernels|engine):' "$LOGS/configure.log" |
+    sed 's/^-- //' | paste -sd'|' -)"
+else
+  record configure FAIL "$STEP_S" "$(why "$STEP_RC"); $(grep -m1 -E 'Error|error' \
+    "$LOGS/configure.log")"
+fi
+
+# --- 2. Build ---------------------------------------------------------------------------------
+# Ninja's -k 0 goes on after a failure, so one broken target does not stop the others; what was
+# built is then checked one by one. The budget keeps ~150 s for the runs.
+built() { [ -x "$BUILD_DIR/$1" ]; }
+kernel_tests=tests/gpu/kernel_tests_cuda
+bench=tests/gpu/gpu_kernels_bench
+moe_train=app/train/moe-train
+if [ -f "$BUILD_DIR/build.ninja" ]; then
+  run_step build $(($(left) - 150)) cmake --build "$BUILD_DIR" \
+    --target kernel_tests_cuda gpu_kernels_bench moe-train -- -k 0
+  missing=""
+  for t in $kernel_tests $bench $moe_train; do built "$t" || missing+=" $(basename "$t")"; done
+  if [ "$STEP_RC" -eq 0 ] && [ -z "$missing" ]; then
+    record build PASS "$STEP_S" "kernel_tests_cuda gpu_kernels_bench moe-train"
+  else
+    record build FAIL "$STEP_S" "$(why "$STEP_RC"); not built:${missing:- none}"
+  fi
+else
+  record build SKIP 0 "not configured"
+fi
+
+# --- 3. The kernel suite on every backend -------------------------------------------------------
+if built $kernel_tests; then
+  list=$("$BUILD_DIR/$kernel_tests" --gtest_list_tests 2>/dev/null)
+  per_backend=""
+  for b in cpu emulated cuda; do
+    per_backend+=" $b $(grep -c -E "^  .*/${b}([^a-z]|\$)" <<<"$list")"
+  done
+  run_step kernel_tests 150 "$BUILD_DIR/$kernel_tests" --gtest_brief=1
+  summary=$(grep -E '^\[  (PASSED|FAILED) +\]' "$LOGS/kernel_tests.log" | head -2 | paste -sd';' -)
+  if ! grep -q -E "^  .*/cuda([^a-z]|\$)" <<<"$list"; then
+    record kernel_tests FAIL "$STEP_S" "no cuda cases: the CUDA backend did not register; $summary"
+  elif [ "$STEP_RC" -eq 0 ]; then
+    record kernel_tests PASS "$STEP_S" "$summary; cases per backend:$per_backend"
+  else
+    record kernel_tests FAIL "$STEP_S" "$(why "$STEP_RC"); $summary"
+  fi
+else
+  record kernel_tests SKIP 0 "kernel_tests_cuda not built"
+fi
+
+# --- 4. Kernel throughput ---------------------------------------------------------------------
+if built $bench; then
+  run_step gpu_kernels_bench 90 "$BUILD_DIR/$bench" "$LOGS/gpu_kernels_bench.txt"
+  if [ "$STEP_RC" -eq 0 ]; then
+    record gpu_kernels_bench PASS "$STEP_S" "$(awk '$1 == "dispatch_forward" && $2 == "bfloat16" {
+      print "dispatch_forward bf16 " $5 " GB/s (" $9 " of copy)" }' "$LOGS/gpu_kernels_bench.txt")"
+  else
+    record gpu_kernels_bench FAIL "$STEP_S" "$(why "$STEP_RC"); $(tail -1 "$LOGS/gpu_kernels_bench.log")"
+  fi
+else
+  record gpu_kernels_bench SKIP 0 "not built"
+fi
+
+# --- 5. The MoE layer on the GPU --------------------------------------------------------------
+bench_config=$BUILD_DIR/bench-gpu.json
+cat >"$bench_config" <<'EOF'
+{
+  "schema": 1,
+  "name": "device-bench",
+  "model": { "kind": "helloworld", "dim": 4096, "layers": 1, "seq_len": 2048 },
+  "moe": { "experts": 8, "top_k": 2, "hidden": 14336, "capacity_factor": 1.25 },
+  "train": { "batch_size": 8, "dtype": "bfloat16", "device": "cuda" },
+  "data": { "kind": "synthetic" }
+}
+EOF
+if [ "$engine_cuda" != ON ]; then
+  record moe_train_bench SKIP 0 "engine built without CUDA (MOE_ENGINE_CUDA=$engine_cuda)"
+elif built $moe_train; then
+  run_step moe_train_bench 120 "$BUILD_DIR/$moe_train" bench --config "$bench_config" \
+    --json "$LOGS/moe_train_bench.json" --iters 5 --min-time 0.5
+  if [ "$STEP_RC" -eq 0 ]; then
+    record moe_train_bench PASS "$STEP_S" "$("$PYTHON" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+print("train %.2f ms, %.1f TFLOP/s, efficiency %.2f, routing share %.3f, naive speed-up %s" % (
+    r["train_ms"], r["train_tflops"], r["efficiency"], r["routing_share"],
+    r.get("naive_speedup", "-")))' "$LOGS/moe_train_bench.json" 2>&1)"
+  else
+    record moe_train_bench FAIL "$STEP_S" "$(why "$STEP_RC"); $(tail -1 "$LOGS/moe_train_bench.log")"
+  fi
+else
+  record moe_train_bench SKIP 0 "moe-train not built"
+fi
+
+# --- 6 and 7. Training runs -------------------------------------------------------------------
+# median_step_ms LOG: the median step_ms of a run's step events after the first 5 (warm-up).
+median_step_ms() {
+  "$PYTHON" -c '
+import json, statistics, sys
+ms = []
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if isinstance(e, dict) and e.get("type") == "step" and e.get("step_ms") is not None:
+        ms.append(e["step_ms"])
+print("%d steps, median step %.2f ms (after 5 warm-up steps)" % (
+    len(ms), statistics.median(ms[5:] or ms)) if ms else "no step events")' "$1" 2>&1
+}
+
+run_args=(--config "$ROOT/resources/presets/helloworld.json" --set train.device=cuda
+  --set train.steps=50)
+if [ "$engine_cuda" != ON ]; then
+  record helloworld_cuda SKIP 0 "engine built without CUDA"
+elif built $moe_train; then
+  run_step helloworld_cuda 90 "$BUILD_DIR/$moe_train" run "${run_args[@]}" \
+    --run-dir "$BUILD_DIR/runs/helloworld-cuda"
+  if [ "$STEP_RC" -eq 0 ]; then
+    record helloworld_cuda PASS "$STEP_S" "$(median_step_ms "$LOGS/helloworld_cuda.log")"
+  else
+    record helloworld_cuda FAIL "$STEP_S" "$(why "$STEP_RC"); $(grep -v '^{' \
+      "$LOGS/helloworld_cuda.log" | tail -1)"
+  fi
+else
+  record helloworld_cuda SKIP 0 "moe-train not built"
+fi
+
+if [ "$gpu_count" -lt 2 ]; then
+  record nccl_2gpu SKIP 0 "$gpu_count GPU(s): needs 2"
+elif [ "$engine_cuda" != ON ] || ! built $moe_train; then
+  record nccl_2gpu SKIP 0 "no CUDA moe-train"
+else
+  run_step nccl_2gpu 90 "$BUILD_DIR/$moe_train" launch --nproc-per-node 2 -- run \
+    "${run_args[@]}" --set parallel.nproc=2 --set parallel.backend=nccl \
+    --run-dir "$BUILD_DIR/runs/helloworld-nccl"
+  if [ "$STEP_RC" -eq 0 ]; then
+    record nccl_2gpu PASS "$STEP_S" "$(median_step_ms "$LOGS/nccl_2gpu.log")"
+  else
+    record nccl_2gpu FAIL "$STEP_S" "$(why "$STEP_RC"); $(grep -v '^{' "$LOGS/nccl_2gpu.log" |
+      tail -1)"
+  fi
+fi
+
+# --- Report -------------------------------------------------------------------------------------
+{
+  echo "MoE Studio device checks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(hostname), commit" \
+    "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown), $(elapsed) s in all"
+  printf '%-18s %-5s %6s  %s\n' step status s result
+  for i in "${!names[@]}"; do
+    printf '%-18s %-5s %6s  %s\n' "${names[$i]}" "${statuses[$i]}" "${times[$i]}" "${results[$i]}"
+  done
+  if [ -s "$LOGS/gpu_kernels_bench.txt" ]; then
+    echo
+    cat "$LOGS/gpu_kernels_bench.txt"
+  fi
+  if [ -s "$LOGS/moe_train_bench.log" ]; then
+    echo
+    echo "moe-train bench:"
+    grep -v -E '^bench \[' "$LOGS/moe_train_bench.log" | tail -20
+  fi
+  for i in "${!names[@]}"; do
+    if [ "${statuses[$i]}" = FAIL ] && [ -s "$LOGS/${names[$i]}.log" ]; then
+      echo
+      echo "--- ${names[$i]}: last lines of its log ($LOGS/${names[$i]}.log)"
+      tail -25 "$LOGS/${names[$i]}.log"
+    fi
+  done
+} >"$OUT_FILE.tmp"
+mv "$OUT_FILE.tmp" "$OUT_FILE"
+echo
+cat "$OUT_FILE"
+exit "$failed"
