@@ -159,7 +159,13 @@ std::string format_table(const std::vector<Row>& rows, const std::string& header
 
 int run(const std::string& out_file) {
   Backend* b = moe::kernels::backend_for(moe::kernels::DeviceKind::cuda);
-  if (!b) throw std::runtime_error("no CUDA backend: no device, or a build without CUDA");
+  if (!b) {
+    int devices = 0;
+    const cudaError_t error = cudaGetDeviceCount(&devices);
+    throw std::runtime_error(std::string("no CUDA backend registered: cudaGetDeviceCount says ") +
+                             (error == cudaSuccess ? std::to_string(devices) + " device(s)"
+                                                   : cudaGetErrorString(error)));
+  }
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
   cudaDeviceProp prop{};

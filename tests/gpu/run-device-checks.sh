@@ -78,16 +78,19 @@ why() {
 }
 
 # --- 0. The machine --------------------------------------------------------------------------
-gpu_count=0 compute_cap="" gpu_names=""
+gpu_count=0 compute_cap="" gpu_names="" driver=""
 if command -v nvidia-smi >/dev/null 2>&1; then
   gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
     sed 's/^ *//' | paste -sd, -)
   gpu_count=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -c .)
   compute_cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 |
     tr -d ' .')
+  # CUDA 13's runtime (linked statically into the kernels) needs a driver of the 580 series or
+  # newer; with an older one the cuda backend does not register.
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
 fi
 if [ "$gpu_count" -gt 0 ]; then
-  record gpus PASS 0 "$gpu_count: $gpu_names (sm_${compute_cap:-?})"
+  record gpus PASS 0 "$gpu_count: $gpu_names (sm_${compute_cap:-?}), driver ${driver:-?}"
 else
   record gpus FAIL 0 "nvidia-smi found no GPU"
 fi
