@@ -220,9 +220,10 @@ elif built $moe_train; then
     record moe_train_bench PASS "$STEP_S" "$("$PYTHON" -c '
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
+naive = r.get("naive_speedup")
 print("train %.2f ms, %.1f TFLOP/s, efficiency %.2f, routing share %.3f, naive speed-up %s" % (
     r["train_ms"], r["train_tflops"], r["efficiency"], r["routing_share"],
-    r.get("naive_speedup", "-")))' "$LOGS/moe_train_bench.json" 2>&1)"
+    "%.2f" % naive if isinstance(naive, (int, float)) else "-"))' "$LOGS/moe_train_bench.json" 2>&1)"
   else
     record moe_train_bench FAIL "$STEP_S" "$(why "$STEP_RC"); $(tail -1 "$LOGS/moe_train_bench.log")"
   fi
