@@ -88,8 +88,8 @@ int run_replay(const ReplayArgs& args) {
   io::TensorMap out;
   out["output"] = result.output.detach();
   out["l_aux"] = result.l_aux.detach().to(dtype);
-  out["expert_counts"] = torch::tensor(result.stats.counts, at::kLong);
-  out["expert_kept"] = torch::tensor(result.stats.kept, at::kLong);
+  out["expert_counts"] = result.stats.demand.cpu();
+  out["expert_kept"] = result.stats.kept.cpu();
   out["capacity"] = torch::tensor(result.stats.capacity, at::kLong);
   if (grad_output.defined()) {
     (result.output * grad_output).sum().backward();

@@ -19,7 +19,7 @@ struct ModelOutput {
   at::Tensor task_loss;         // 0-d float32 (float64 for float64 models), mean over the batch
   at::Tensor aux_loss;          // 0-d, sum of l_aux over the MoE layers (float32 or float64)
   at::Tensor z_loss;            // 0-d, sum of the router z-losses
-  std::vector<LoadStats> load;  // one per MoE layer, in layer order
+  std::vector<LayerLoad> load;  // one per MoE layer, in layer order (on the device)
   int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
   int64_t correct = -1;         // image: correctly classified samples; -1 where it does not apply
 };

@@ -22,7 +22,7 @@ class MoeLosses {
 
  private:
   at::Tensor aux_, z_;
-  std::vector<LoadStats> load_;
+  std::vector<LayerLoad> load_;
 };
 
 }  // namespace moe::model

@@ -1,7 +1,7 @@
 #include "moe/dispatch_function.h"
 
+#include "moe/kernel_backend.h"
 #include "moe/optional_tensor.h"
-#include "moe_kernels/dispatch.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -11,26 +11,6 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 namespace {
-
-// Calls fn with a typed null pointer for the kernel element type matching dtype.
-template <typename Fn>
-void with_kernel_type(at::ScalarType dtype, Fn&& fn) {
-  switch (dtype) {
-    case at::kFloat:
-      return fn(static_cast<float*>(nullptr));
-    case at::kDouble:
-      return fn(static_cast<double*>(nullptr));
-    case at::kBFloat16:
-      return fn(static_cast<kn::bfloat16*>(nullptr));
-    default:
-      TORCH_CHECK(false, "MoE dispatch supports float32, float64 and bfloat16, got ", dtype);
-  }
-}
-
-template <typename T>
-T* ptr(const at::Tensor& t) {
-  return t.defined() ? reinterpret_cast<T*>(t.data_ptr()) : nullptr;
-}
 
 void save_plan(AutogradContext* ctx, const RoutingPlan& plan) {
   ctx->saved_data["idx"] = plan.idx;
@@ -43,9 +23,9 @@ void save_plan(AutogradContext* ctx, const RoutingPlan& plan) {
 // Rebuilds the kernels' view of the plan saved by save_plan; the tensors stay owned by ctx.
 kn::RoutingView saved_view(AutogradContext* ctx) {
   auto shape = ctx->saved_data["shape"].toIntVector();
-  return kn::RoutingView{ctx->saved_data["idx"].toTensor().data_ptr<int32_t>(),
-                         ctx->saved_data["loc"].toTensor().data_ptr<int32_t>(),
-                         ctx->saved_data["slot_map"].toTensor().data_ptr<int64_t>(),
+  return kn::RoutingView{device_ptr<const int32_t>(ctx->saved_data["idx"].toTensor()),
+                         device_ptr<const int32_t>(ctx->saved_data["loc"].toTensor()),
+                         device_ptr<const int64_t>(ctx->saved_data["slot_map"].toTensor()),
                          shape[0],
                          shape[1],
                          shape[2],
@@ -58,15 +38,8 @@ struct Dispatch {
   static std::vector<int64_t> output_shape(const RoutingPlan& p, int64_t M) {
     return {p.experts, p.capacity, M};
   }
-  template <typename T>
-  static void forward(const kn::RoutingView& v, const T* in, const T* g, int64_t M, T* out) {
-    kn::dispatch_forward<T>(v, in, g, M, out);
-  }
-  template <typename T>
-  static void backward(const kn::RoutingView& v, const T* grad_out, const T* in, const T* g,
-                       int64_t M, T* grad_in, T* grad_g) {
-    kn::dispatch_backward<T>(v, grad_out, in, g, M, grad_in, grad_g);
-  }
+  static constexpr auto forward = &kn::Backend::dispatch_forward;
+  static constexpr auto backward = &kn::Backend::dispatch_backward;
 };
 
 struct Combine {
@@ -74,15 +47,8 @@ struct Combine {
   static std::vector<int64_t> output_shape(const RoutingPlan& p, int64_t M) {
     return {p.tokens, M};
   }
-  template <typename T>
-  static void forward(const kn::RoutingView& v, const T* in, const T* g, int64_t M, T* out) {
-    kn::combine_forward<T>(v, in, g, M, out);
-  }
-  template <typename T>
-  static void backward(const kn::RoutingView& v, const T* grad_out, const T* in, const T* g,
-                       int64_t M, T* grad_in, T* grad_g) {
-    kn::combine_backward<T>(v, grad_out, in, g, M, grad_in, grad_g);
-  }
+  static constexpr auto forward = &kn::Backend::combine_forward;
+  static constexpr auto backward = &kn::Backend::combine_backward;
 };
 
 // input -> output along the routing plan; gates [k, N] or empty for unit weights.
@@ -94,11 +60,10 @@ struct RoutedCopyFunction : torch::autograd::Function<RoutedCopyFunction<Directi
     gates = undefined_if_empty(gates);
     const int64_t M = input.size(-1);
     auto out = at::empty(Direction::output_shape(plan, M), input.options());
-    const auto view = plan.view();
-    with_kernel_type(input.scalar_type(), [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      Direction::template forward<T>(view, ptr<T>(input), ptr<T>(gates), M, ptr<T>(out));
-    });
+    kn::Backend& backend = kernel_backend(input);
+    (backend.*Direction::forward)(kernel_dtype(input.scalar_type()), plan.view(), input.data_ptr(),
+                                  device_ptr<const void>(gates), M, out.data_ptr(),
+                                  kernel_stream(input));
     save_plan(ctx, plan);
     ctx->save_for_backward({input, empty_if_undefined(gates, input)});
     return out;
@@ -114,11 +79,11 @@ struct RoutedCopyFunction : torch::autograd::Function<RoutedCopyFunction<Directi
     at::Tensor grad_input, grad_gates;
     if (ctx->needs_input_grad(0)) grad_input = at::empty_like(input);
     if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
-    with_kernel_type(input.scalar_type(), [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      Direction::template backward<T>(view, ptr<T>(grad_out), ptr<T>(input), ptr<T>(gates),
-                                      input.size(-1), ptr<T>(grad_input), ptr<T>(grad_gates));
-    });
+    kn::Backend& backend = kernel_backend(input);
+    (backend.*Direction::backward)(kernel_dtype(input.scalar_type()), view, grad_out.data_ptr(),
+                                   input.data_ptr(), device_ptr<const void>(gates), input.size(-1),
+                                   device_ptr<void>(grad_input), device_ptr<void>(grad_gates),
+                                   kernel_stream(input));
     return {grad_input, grad_gates, at::Tensor()};
   }
 };

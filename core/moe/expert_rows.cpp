@@ -1,6 +1,6 @@
 #include "moe/expert_rows.h"
 
-#include "moe_kernels/threading.h"
+#include "moe/kernel_backend.h"
 
 namespace moe {
 
@@ -8,20 +8,23 @@ namespace {
 
 constexpr int64_t kRowsPerChunk = 32;
 
-// Calls fn(e, r0, r1) for runs of rows [r0, r1) of expert e covering the whole [E, C, X] tensor,
-// in parallel. Grad mode is per thread and pool threads start with it on: turn it off there.
+// Calls fn(e, r0, r1) for runs of rows [r0, r1) of expert e covering the whole [E, C, X] tensor t,
+// in parallel on the CPU backend's pool (on a device backend, one run per expert: the work there
+// is kernels). Grad mode is per thread and pool threads start with it on: turn it off there.
 template <typename Fn>
-void for_each_row_run(int64_t experts, int64_t capacity, Fn&& fn) {
+void for_each_row_run(const at::Tensor& t, Fn&& fn) {
+  const int64_t experts = t.size(0), capacity = t.size(1);
   if (capacity == 0) return;
-  kernels::parallel_for(experts * capacity, kRowsPerChunk, [&](int64_t begin, int64_t end) {
-    torch::NoGradGuard no_grad;
-    for (int64_t r = begin; r < end;) {
-      const int64_t e = r / capacity;
-      const int64_t stop = std::min(end, (e + 1) * capacity);
-      fn(e, r - e * capacity, stop - e * capacity);
-      r = stop;
-    }
-  });
+  kernel_backend(t).parallel_for(experts * capacity, kRowsPerChunk,
+                                 [&](int64_t begin, int64_t end) {
+                                   torch::NoGradGuard no_grad;
+                                   for (int64_t r = begin; r < end;) {
+                                     const int64_t e = r / capacity;
+                                     const int64_t stop = std::min(end, (e + 1) * capacity);
+                                     fn(e, r - e * capacity, stop - e * capacity);
+                                     r = stop;
+                                   }
+                                 });
 }
 
 void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
@@ -42,7 +45,7 @@ void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
 
 void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out, Activation act) {
   const bool has_bias = bias.numel() > 0;
-  for_each_row_run(z.size(0), z.size(1), [&](int64_t e, int64_t r0, int64_t r1) {
+  for_each_row_run(z, [&](int64_t e, int64_t r0, int64_t r1) {
     auto zc = z[e].slice(0, r0, r1);
     if (has_bias) zc.add_(bias[e]);
     auto oc = out[e].slice(0, r0, r1);
@@ -52,12 +55,12 @@ void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out
 
 void add_bias_rows(at::Tensor& y, const at::Tensor& bias) {
   if (bias.numel() == 0) return;
-  for_each_row_run(y.size(0), y.size(1),
+  for_each_row_run(y,
                    [&](int64_t e, int64_t r0, int64_t r1) { y[e].slice(0, r0, r1).add_(bias[e]); });
 }
 
 void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation act) {
-  for_each_row_run(z.size(0), z.size(1), [&](int64_t e, int64_t r0, int64_t r1) {
+  for_each_row_run(z, [&](int64_t e, int64_t r0, int64_t r1) {
     auto g = grad[e].slice(0, r0, r1);
     const auto zc = z[e].slice(0, r0, r1);
     switch (act) {
@@ -80,7 +83,7 @@ at::Tensor sum_rows(const at::Tensor& t) {
   // Split by expert and column block so that no two chunks share an output element.
   constexpr int64_t kCols = 256;
   const int64_t blocks = (X + kCols - 1) / kCols;
-  kernels::parallel_for(E * blocks, 1, [&](int64_t begin, int64_t end) {
+  kernel_backend(t).parallel_for(E * blocks, 1, [&](int64_t begin, int64_t end) {
     torch::NoGradGuard no_grad;
     for (int64_t i = begin; i < end; ++i) {
       const int64_t e = i / blocks, x0 = (i % blocks) * kCols, x1 = std::min(X, x0 + kCols);

@@ -2,11 +2,7 @@
 
 #include <algorithm>
 
-#include "moe_kernels/routing.h"
-
 namespace moe {
-
-namespace kn = moe::kernels;
 
 namespace {
 
@@ -18,10 +14,12 @@ at::Tensor concatenated_choices(const at::Tensor& gathered) {
 
 // The group plan's slot map, walked in slot order: each rank's kept choices per expert, numbered
 // from 0. Fills this rank's compacted loc and slot map, with as many slots per expert as the
-// largest share of any rank (at least one, so that no buffer is empty).
-void compact_slots(const at::Tensor& group_slots, int64_t rank, int64_t world, int64_t alignment,
-                   RoutingPlan& p) {
+// largest share of any rank (at least one, so that no buffer is empty). Runs on the host: a
+// device run copies the group's slot map here once per layer (a kernel could do it there).
+void compact_slots(const at::Tensor& group_slots_on_device, int64_t rank, int64_t world,
+                   int64_t alignment, RoutingPlan& p) {
   const int64_t E = p.experts, C = p.group_capacity, N = p.tokens, NG = N * world;
+  const at::Tensor group_slots = group_slots_on_device.cpu();
   const int64_t* slots = group_slots.data_ptr<int64_t>();
   std::vector<int64_t> share(world * E, 0);
   std::vector<int64_t> mine_j, mine_n, mine_e;  // this rank's kept choices, in slot order per e
@@ -51,6 +49,8 @@ void compact_slots(const at::Tensor& group_slots, int64_t rank, int64_t world, i
     loc[mine_j[i]][mine_n[i]] = static_cast<int32_t>(s);
     map[e][s] = mine_j[i] * N + mine_n[i];
   }
+  p.loc = p.loc.to(group_slots_on_device.device());
+  p.slot_map = p.slot_map.to(group_slots_on_device.device());
 }
 
 }  // namespace
@@ -72,25 +72,13 @@ RoutingPlan make_group_routing_plan(const at::Tensor& scores_in, const at::Tenso
     auto top1 = scores.gather(1, plan.idx[0].to(at::kLong).unsqueeze(1)).squeeze(1);
     order = priority_order(group.all_gather(top1).reshape({NG}));
   }
-  auto all_loc = at::empty({k, NG}, at::kInt);
-  auto counts = at::empty({k, E}, at::kLong);
-  kn::slot_locations(all_idx.data_ptr<int32_t>(), NG, E, k,
-                     order.defined() ? order.data_ptr<int64_t>() : nullptr,
-                     all_loc.data_ptr<int32_t>(), counts.data_ptr<int64_t>());
-  plan.first_counts = counts[0].clone();
+  SlotCounts counted = count_slots(all_idx, order, E, options.capacity_factor, options.alignment);
+  plan.first_counts = std::move(counted.first_counts);
   plan.group_tokens = NG;
-  plan.demand.assign(E, 0);
-  kn::demand_from_counts(counts.data_ptr<int64_t>(), E, k, plan.demand.data());
-  const int64_t max_demand = E > 0 ? *std::max_element(plan.demand.begin(), plan.demand.end()) : 0;
-  plan.group_capacity =
-      kn::capacity(options.capacity_factor, NG, E, k, max_demand, options.alignment);
-  plan.kept.assign(E, 0);
-  kn::kept_counts(plan.demand.data(), E, plan.group_capacity, plan.kept.data());
-
-  auto group_slots = at::empty({E, plan.group_capacity}, at::kLong);
-  kn::build_slot_map(all_idx.data_ptr<int32_t>(), all_loc.data_ptr<int32_t>(), NG, E, k,
-                     plan.group_capacity, group_slots.data_ptr<int64_t>());
-  compact_slots(group_slots, rank, W, std::max<int64_t>(1, options.buffer_alignment), plan);
+  plan.demand = std::move(counted.demand);
+  plan.kept = std::move(counted.kept);
+  plan.group_capacity = counted.capacity;
+  compact_slots(counted.slot_map, rank, W, std::max<int64_t>(1, options.buffer_alignment), plan);
   return plan;
 }
 

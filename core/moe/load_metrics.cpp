@@ -34,13 +34,36 @@ LoadStats load_stats_from_counts(const std::vector<int64_t>& demand,
   return s;
 }
 
-double router_entropy(const at::Tensor& scores) {
+at::Tensor router_entropy(const at::Tensor& scores) {
   const int64_t E = scores.size(1);
-  if (E <= 1 || scores.size(0) == 0) return 1.0;
+  const auto doubles = scores.options().dtype(at::kDouble);
+  if (E <= 1 || scores.size(0) == 0) return at::ones({}, doubles);
   auto p = scores.detach();
   if (p.scalar_type() != at::kDouble) p = p.to(at::kFloat);  // float is plenty for a metric
   auto h = -(p * p.clamp_min(1e-30).log()).sum(1);
-  return h.mean().item<double>() / std::log(static_cast<double>(E));
+  return h.mean().to(at::kDouble) / std::log(static_cast<double>(E));
+}
+
+namespace {
+
+std::vector<int64_t> to_vector(const at::Tensor& t) {
+  const auto host = t.to(at::kCPU, at::kLong).contiguous();
+  const int64_t* p = host.data_ptr<int64_t>();
+  return std::vector<int64_t>(p, p + host.numel());
+}
+
+}  // namespace
+
+LoadStats LayerLoad::host() const {
+  LoadStats s = load_stats_from_counts(to_vector(demand), to_vector(kept), capacity);
+  const auto m = means.to(at::kCPU, at::kDouble).contiguous();
+  const double* v = m.data_ptr<double>();
+  const int64_t E = m.numel() - 3;
+  s.importance.assign(v, v + E);
+  s.router_entropy = v[E];
+  s.l_aux = v[E + 1];
+  s.z_loss = v[E + 2];
+  return s;
 }
 
 }  // namespace moe

@@ -18,11 +18,24 @@ struct LoadStats {
   double l_aux = 0, z_loss = 0;
 };
 
+// One forward pass's load figures as the layer leaves them, on its device. Reading them (host())
+// synchronises with the device: the trainer does it when it writes telemetry, the forward pass
+// never does.
+struct LayerLoad {
+  at::Tensor demand, kept;  // [E] int64
+  int64_t capacity = 0;
+  // [E + 3] float64: mean score per expert, router entropy, l_aux, z_loss (means over the group)
+  at::Tensor means;
+
+  LoadStats host() const;
+};
+
 // Fills every metric derivable from demand and kept counts (the rest is set by the caller).
 LoadStats load_stats_from_counts(const std::vector<int64_t>& demand,
                                  const std::vector<int64_t>& kept, int64_t capacity);
 
-// mean_n H(scores[n, :]) / ln E; 1 for a single expert.
-double router_entropy(const at::Tensor& scores);
+// mean_n H(scores[n, :]) / ln E as a 0-d float64 tensor on the scores' device; 1 for a single
+// expert or no tokens.
+at::Tensor router_entropy(const at::Tensor& scores);
 
 }  // namespace moe

@@ -50,7 +50,7 @@ MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config,
                          parse_activation(config.activation), config.fc1_bias, config.fc2_bias));
   // A plain member, not a buffer: Module::to(dtype) must not cast it, it stays float32.
   selection_bias_ = torch::zeros({config.experts});
-  pending_demand_.assign(config.experts, 0);
+  pending_demand_ = torch::zeros({config.experts}, at::kLong);
 }
 
 at::Tensor MoeLayerImpl::gate_values(const at::Tensor& scores, const RoutingPlan& plan) const {
@@ -106,25 +106,18 @@ at::Tensor MoeLayerImpl::group_noise(const at::Tensor& logits) const {
   return all.narrow(0, N * group()->rank(), N);
 }
 
-LoadStats MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const {
-  auto stats = load_stats_from_counts(r.plan.demand, r.plan.kept, r.plan.group_capacity);
-  // Per-token means of this rank, averaged over the group (every rank has as many tokens).
-  const int64_t E = config_.experts;
-  auto means = at::empty({E + 3}, at::kDouble);
-  means.narrow(0, 0, E).copy_(r.scores.detach().mean(0).to(at::kDouble));
-  means[E] = router_entropy(r.scores);
-  means[E + 1] = out.l_aux.item<double>();
-  means[E + 2] = out.z_loss.item<double>();
+LayerLoad MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const {
+  LayerLoad load{r.plan.demand, r.plan.kept, r.plan.group_capacity, {}};
+  // Per-token means of this rank, averaged over the group (every rank has as many tokens). Built
+  // with tensor ops on the device: nothing here waits for it.
+  const auto doubles = [](const at::Tensor& t) { return t.detach().to(at::kDouble).reshape({-1}); };
+  load.means = at::cat({doubles(r.scores.mean(0)), doubles(router_entropy(r.scores)),
+                        doubles(out.l_aux), doubles(out.z_loss)});
   if (group() && !group()->is_single()) {
-    group()->all_reduce_sum(means);
-    means /= static_cast<double>(group()->world_size());
+    group()->all_reduce_sum(load.means);
+    load.means /= static_cast<double>(group()->world_size());
   }
-  const double* m = means.data_ptr<double>();
-  stats.importance.assign(m, m + E);
-  stats.router_entropy = m[E];
-  stats.l_aux = m[E + 1];
-  stats.z_loss = m[E + 2];
-  return stats;
+  return load;
 }
 
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
@@ -165,7 +158,10 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
   result.z_loss = router_z_loss(r.logits);
   result.stats = load_stats(r, result);
   if (is_training()) {
-    for (size_t e = 0; e < pending_demand_.size(); ++e) pending_demand_[e] += r.plan.demand[e];
+    if (pending_demand_.device() != r.plan.demand.device()) {
+      pending_demand_ = pending_demand_.to(r.plan.demand.device());
+    }
+    pending_demand_ += r.plan.demand;
   }
   return result;
 }
@@ -192,14 +188,13 @@ void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts,
 
 void MoeLayerImpl::update_selection_bias() {
   if (!config_.bias_balancing.enabled) return;
-  const auto demand = pending_demand_;
-  std::fill(pending_demand_.begin(), pending_demand_.end(), 0);
-  const double mean = std::accumulate(demand.begin(), demand.end(), 0.0) / demand.size();
-  auto bias = selection_bias_.accessor<float, 1>();
-  for (size_t e = 0; e < demand.size(); ++e) {
-    const double diff = mean - static_cast<double>(demand[e]);
-    bias[e] += static_cast<float>(config_.bias_balancing.rate * ((diff > 0) - (diff < 0)));
-  }
+  // bias[e] += rate * sign(mean demand - demand[e]), on whichever device the layer runs.
+  const auto demand = pending_demand_.to(at::kDouble);
+  pending_demand_.zero_();
+  const auto step = (demand.mean() - demand).sign() * config_.bias_balancing.rate;
+  if (selection_bias_.device() != step.device())
+    selection_bias_ = selection_bias_.to(step.device());
+  selection_bias_ += step.to(at::kFloat);
 }
 
 }  // namespace moe

@@ -19,7 +19,7 @@ struct MoeOutput {
   at::Tensor output;  // same shape and dtype as the input
   at::Tensor l_aux;   // 0-d, in the routing dtype (float32 with fp32_gate)
   at::Tensor z_loss;  // 0-d, in the routing dtype
-  LoadStats stats;
+  LayerLoad stats;    // on the device; stats.host() reads them
 };
 
 class MoeLayerImpl : public torch::nn::Module {
@@ -61,7 +61,7 @@ class MoeLayerImpl : public torch::nn::Module {
   };
   MoeOutput forward_in_dtype(const at::Tensor& x);
   Routing route(const at::Tensor& tokens, at::ScalarType dtype);
-  LoadStats load_stats(const Routing& r, const MoeOutput& out) const;
+  LayerLoad load_stats(const Routing& r, const MoeOutput& out) const;
   // randn like logits; across ranks, this rank's rows of the group's noise.
   at::Tensor group_noise(const at::Tensor& logits) const;
   dist::ProcessGroup* group() const { return placement_.group; }
@@ -75,8 +75,8 @@ class MoeLayerImpl : public torch::nn::Module {
   torch::nn::ModuleList gates_{nullptr};
   std::shared_ptr<GateImpl> gate_;
   Experts experts_{nullptr};
-  at::Tensor selection_bias_;            // [E] float32, not a parameter (checkpointed by name)
-  std::vector<int64_t> pending_demand_;  // demand since the last bias update (over the group)
+  at::Tensor selection_bias_;  // [E] float32, not a parameter (checkpointed by name)
+  at::Tensor pending_demand_;  // [E] int64: demand since the last bias update (over the group)
   ExpertPlacementOnGroup placement_;
 };
 TORCH_MODULE(MoeLayer);

@@ -2,16 +2,17 @@
 
 #include <algorithm>
 
-#include "moe_kernels/routing.h"
+#include "moe/kernel_backend.h"
+#include "moe_kernels/capacity.h"
 
 namespace moe {
 
 namespace kn = moe::kernels;
 
 kernels::RoutingView RoutingPlan::view() const {
-  return kn::RoutingView{idx.data_ptr<int32_t>(),
-                         loc.data_ptr<int32_t>(),
-                         slot_map.data_ptr<int64_t>(),
+  return kn::RoutingView{device_ptr<const int32_t>(idx),
+                         device_ptr<const int32_t>(loc),
+                         device_ptr<const int64_t>(slot_map),
                          tokens,
                          experts,
                          top_k,
@@ -20,15 +21,14 @@ kernels::RoutingView RoutingPlan::view() const {
 
 at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_bias, int64_t k) {
   const int64_t N = scores.size(0), E = scores.size(1);
-  auto idx = at::empty({k, N}, at::kInt);
+  auto idx = at::empty({k, N}, scores.options().dtype(at::kInt));
   at::Tensor bias;
-  if (selection_bias.defined()) bias = selection_bias.detach().to(at::kFloat).contiguous();
-  const float* bias_ptr = bias.defined() ? bias.data_ptr<float>() : nullptr;
-  if (scores.scalar_type() == at::kDouble) {
-    kn::topk_choices(scores.data_ptr<double>(), N, E, k, bias_ptr, idx.data_ptr<int32_t>());
-  } else {
-    kn::topk_choices(scores.data_ptr<float>(), N, E, k, bias_ptr, idx.data_ptr<int32_t>());
+  if (selection_bias.defined()) {
+    bias = selection_bias.detach().to(scores.device(), at::kFloat).contiguous();
   }
+  kernel_backend(scores).topk_choices(kernel_dtype(scores.scalar_type()), scores.data_ptr(), N, E,
+                                      k, device_ptr<const float>(bias), device_ptr<int32_t>(idx),
+                                      kernel_stream(scores));
   return idx;
 }
 
@@ -36,13 +36,10 @@ at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_
 // routing").
 at::Tensor priority_order(const at::Tensor& top1_scores) {
   auto top1 = top1_scores.contiguous();
-  const int64_t N = top1.size(0);
-  auto order = at::empty({N}, at::kLong);
-  if (top1.scalar_type() == at::kDouble) {
-    kn::priority_order(top1.data_ptr<double>(), N, order.data_ptr<int64_t>());
-  } else {
-    kn::priority_order(top1.data_ptr<float>(), N, order.data_ptr<int64_t>());
-  }
+  auto order = at::empty({top1.size(0)}, top1.options().dtype(at::kLong));
+  kernel_backend(top1).priority_order(kernel_dtype(top1.scalar_type()), top1.data_ptr(),
+                                      top1.size(0), device_ptr<int64_t>(order),
+                                      kernel_stream(top1));
   return order;
 }
 
@@ -53,6 +50,37 @@ at::Tensor routing_scores(const at::Tensor& scores_in) {
   return scores.contiguous();
 }
 
+SlotCounts count_slots(const at::Tensor& idx, const at::Tensor& order, int64_t experts,
+                       double capacity_factor, int64_t alignment) {
+  const int64_t k = idx.size(0), N = idx.size(1), E = experts;
+  kn::Backend& backend = kernel_backend(idx);
+  const kn::Stream stream = kernel_stream(idx);
+  const auto longs = idx.options().dtype(at::kLong);
+  SlotCounts s;
+  s.loc = at::empty({k, N}, idx.options());
+  auto counts = at::empty({k, E}, longs);
+  backend.slot_locations(device_ptr<const int32_t>(idx), N, E, k, device_ptr<const int64_t>(order),
+                         device_ptr<int32_t>(s.loc), device_ptr<int64_t>(counts), stream);
+  s.first_counts = counts[0].clone();
+  s.demand = at::empty({E}, longs);
+  // Fixed capacity does not depend on the demand: nothing is read back then. Dropless and
+  // bounded capacity need the largest demand on the host: one 8-byte copy.
+  const bool needs_max = !(capacity_factor > 0);
+  auto max_demand = at::zeros({1}, longs);
+  backend.demand_from_counts(device_ptr<const int64_t>(counts), E, k, device_ptr<int64_t>(s.demand),
+                             needs_max ? device_ptr<int64_t>(max_demand) : nullptr, stream);
+  int64_t largest = 0;
+  if (needs_max) backend.copy_to_host(&largest, max_demand.data_ptr(), sizeof largest, stream);
+  s.capacity = kn::capacity(capacity_factor, N, E, k, largest, alignment);
+  s.kept = at::empty({E}, longs);
+  backend.kept_counts(device_ptr<const int64_t>(s.demand), E, s.capacity,
+                      device_ptr<int64_t>(s.kept), stream);
+  s.slot_map = at::empty({E, s.capacity}, longs);
+  backend.build_slot_map(device_ptr<const int32_t>(idx), device_ptr<const int32_t>(s.loc), N, E, k,
+                         s.capacity, device_ptr<int64_t>(s.slot_map), stream);
+  return s;
+}
+
 RoutingPlan make_routing_plan(const at::Tensor& scores_in, const at::Tensor& selection_bias,
                               const RoutingOptions& options) {
   const at::Tensor scores = routing_scores(scores_in);
@@ -61,32 +89,22 @@ RoutingPlan make_routing_plan(const at::Tensor& scores_in, const at::Tensor& sel
   plan.tokens = scores.size(0);
   plan.experts = scores.size(1);
   plan.top_k = std::min<int64_t>(options.top_k, plan.experts);
-  const int64_t N = plan.tokens, E = plan.experts, k = plan.top_k;
 
-  plan.idx = choose_experts(scores, selection_bias, k);
+  plan.idx = choose_experts(scores, selection_bias, plan.top_k);
   at::Tensor order;
   if (options.batch_prioritized) {
     order = priority_order(scores.gather(1, plan.idx[0].to(at::kLong).unsqueeze(1)).squeeze(1));
   }
-  plan.loc = at::empty({k, N}, at::kInt);
-  auto counts = at::empty({k, E}, at::kLong);
-  kn::slot_locations(plan.idx.data_ptr<int32_t>(), N, E, k,
-                     order.defined() ? order.data_ptr<int64_t>() : nullptr,
-                     plan.loc.data_ptr<int32_t>(), counts.data_ptr<int64_t>());
-  plan.first_counts = counts[0].clone();
-
-  plan.demand.assign(E, 0);
-  kn::demand_from_counts(counts.data_ptr<int64_t>(), E, k, plan.demand.data());
-  const int64_t max_demand = E > 0 ? *std::max_element(plan.demand.begin(), plan.demand.end()) : 0;
-  plan.capacity = kn::capacity(options.capacity_factor, N, E, k, max_demand, options.alignment);
-  plan.group_tokens = N;
+  SlotCounts s =
+      count_slots(plan.idx, order, plan.experts, options.capacity_factor, options.alignment);
+  plan.loc = std::move(s.loc);
+  plan.slot_map = std::move(s.slot_map);
+  plan.first_counts = std::move(s.first_counts);
+  plan.demand = std::move(s.demand);
+  plan.kept = std::move(s.kept);
+  plan.capacity = s.capacity;
+  plan.group_tokens = plan.tokens;
   plan.group_capacity = plan.capacity;
-  plan.kept.assign(E, 0);
-  kn::kept_counts(plan.demand.data(), E, plan.capacity, plan.kept.data());
-
-  plan.slot_map = at::empty({E, plan.capacity}, at::kLong);
-  kn::build_slot_map(plan.idx.data_ptr<int32_t>(), plan.loc.data_ptr<int32_t>(), N, E, k,
-                     plan.capacity, plan.slot_map.data_ptr<int64_t>());
   return plan;
 }
 

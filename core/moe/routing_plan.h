@@ -1,11 +1,14 @@
 #pragma once
 // A RoutingPlan is the discrete part of routing (docs/ROUTING.md): which expert and slot every
 // choice takes, the demand, the capacity and the slot map. It carries no gradient; gate values do.
+// Its tensors live on the scores' device and are computed there by the kernel backend; the only
+// figure read back to the host is the largest demand, and only when capacity depends on it
+// (capacity_factor <= 0).
 #include <torch/torch.h>
 
 #include <vector>
 
-#include "moe_kernels/dispatch.h"
+#include "moe_kernels/backend.h"
 
 namespace moe {
 
@@ -19,9 +22,9 @@ struct RoutingPlan {
   at::Tensor slot_map;  // [E, C] int64, j*N+n of the choice in each slot or -1
   // Over the whole group (equal to this rank's figures on one process):
   int64_t group_tokens = 0, group_capacity = 0;
-  at::Tensor first_counts;      // [E] int64, c_0[e]: first choices (the gshard loss's f)
-  std::vector<int64_t> demand;  // [E], all choices before capacity
-  std::vector<int64_t> kept;    // [E], min(demand, group_capacity)
+  at::Tensor first_counts;  // [E] int64, c_0[e]: first choices (the gshard loss's f)
+  at::Tensor demand;        // [E] int64, all choices before capacity
+  at::Tensor kept;          // [E] int64, min(demand, group_capacity)
 
   kernels::RoutingView view() const;
 };
@@ -41,6 +44,15 @@ struct RoutingOptions {
 // (docs/ROUTING.md:).
 RoutingPlan make_routing_plan(const at::Tensor& scores, const at::Tensor& selection_bias,
                               const RoutingOptions& options);
+
+// Slots, counts, capacity and slot map of choices idx [k, N] (int32, on the backend's device),
+// claimed in `order` (undefined: token order): what both plans share after the choice.
+struct SlotCounts {
+  at::Tensor loc, slot_map, first_counts, demand, kept;
+  int64_t capacity = 0;
+};
+SlotCounts count_slots(const at::Tensor& idx, const at::Tensor& order, int64_t experts,
+                       double capacity_factor, int64_t alignment);
 
 // The building blocks both plans share. scores: [N, E] float32 or float64, contiguous.
 at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_bias, int64_t k);

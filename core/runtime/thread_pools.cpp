@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "moe_kernels/threading.h"
+#include "moe_kernels/backend.h"
 
 namespace moe {
 

@@ -25,10 +25,8 @@ class StepTotals {
 
  private:
   struct LayerTotals {
-    std::vector<int64_t> demand, kept;
+    at::Tensor demand, kept, means;  // sums over micro-batches, as in LayerLoad
     int64_t capacity = 0;
-    std::vector<double> importance;
-    double router_entropy = 0, l_aux = 0, z_loss = 0;
   };
   int64_t micro_ = 0, tokens_ = 0;
   double task_ = 0, aux_ = 0, z_ = 0;

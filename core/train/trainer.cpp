@@ -9,7 +9,7 @@
 #include <torch/version.h>
 
 #include "data/rank_slice.h"
-#include "moe_kernels/threading.h"
+#include "moe_kernels/backend.h"
 #include "runtime/error_text.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
@@ -73,7 +73,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
       group_(group) {
   const int threads = resolved_threads(config_, group_.local_world_size());
   at::set_num_threads(threads);
-  kernels::set_num_threads(threads);
+  kernels::cpu_backend().set_threads(threads);
   // Every rank builds the whole model from the same seed, then keeps its own experts: the
   // weights are those of a single process, whatever the number of ranks.
   torch::manual_seed(static_cast<uint64_t>(config_.seed));

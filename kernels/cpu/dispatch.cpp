@@ -6,13 +6,13 @@
 // ones. Outputs are partitioned between threads (by slot for [E, C, M], by token for [N, M]), each
 // element is computed by one thread in a fixed order: no atomics, the same bits for every thread
 // count. Inner loops run over contiguous rows through __restrict pointers so they vectorise.
-#include "moe_kernels/dispatch.h"
+#include "cpu/dispatch.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "moe_kernels/threading.h"
+#include "cpu/threading.h"
 
 namespace moe::kernels {
 namespace {
@@ -27,6 +27,9 @@ inline double load(double v) {
 inline float load(bfloat16 v) {
   return to_float(v);
 }
+inline float load(float16 v) {
+  return to_float(v);
+}
 
 template <typename T>
 inline T store(acc_t<T> v) {
@@ -35,6 +38,10 @@ inline T store(acc_t<T> v) {
 template <>
 inline bfloat16 store<bfloat16>(float f) {
   return to_bfloat16(f);
+}
+template <>
+inline float16 store<float16>(float f) {
+  return to_float16(f);
 }
 
 // Rows of at least ~64 KiB of traffic per chunk: below that, waking a worker costs more than it
@@ -293,6 +300,7 @@ void combine_backward(const RoutingView& r, const T* grad_out, const T* buffer, 
 MOE_INSTANTIATE_DISPATCH(float)
 MOE_INSTANTIATE_DISPATCH(double)
 MOE_INSTANTIATE_DISPATCH(bfloat16)
+MOE_INSTANTIATE_DISPATCH(float16)
 
 #undef MOE_INSTANTIATE_DISPATCH
 

@@ -1,5 +1,5 @@
 // Routing of docs/ROUTING.md on the CPU: top-k choices, slot locations, demand, capacity, slot map.
-#include "moe_kernels/routing.h"
+#include "cpu/routing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "moe_kernels/capacity.h"
-#include "moe_kernels/threading.h"
+#include "cpu/threading.h"
 
 namespace moe::kernels {
 namespace {
@@ -245,15 +244,6 @@ void demand_from_counts(const int64_t* counts, int64_t E, int64_t k, int64_t* de
     for (int64_t j = 0; j < k; ++j) d += counts[j * E + e];
     demand[e] = d;
   }
-}
-
-int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_t max_demand,
-                 int64_t alignment) {
-  if (E <= 0) throw std::invalid_argument("moe_kernels::capacity: E must be positive");
-  if (std::isnan(capacity_factor)) {
-    throw std::invalid_argument("moe_kernels::capacity: capacity_factor is NaN");
-  }
-  return capacity_slots(capacity_factor, N, E, k, max_demand, alignment);
 }
 
 void kept_counts(const int64_t* demand, int64_t E, int64_t C, int64_t* kept) {

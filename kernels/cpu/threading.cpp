@@ -5,7 +5,7 @@
 // out through an atomic counter; a worker joins a job only while the job is open, and the caller
 // returns only after every worker that joined has left, so no worker touches a finished job.
 // A parallel_for issued from inside a job (by a worker or by the caller's own chunk) runs inline.
-#include "moe_kernels/threading.h"
+#include "cpu/threading.h"
 
 #include <algorithm>
 #include <atomic>

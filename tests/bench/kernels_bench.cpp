@@ -1,11 +1,11 @@
-// Throughput of the CPU dispatch/combine kernels (forward and backward) and of routing.
+// Throughput of the CPU backend's dispatch/combine kernels (forward and backward) and of routing,
+// called through the backend interface as the engine calls them.
 //   kernels_bench [--benchmark_filter=...]
 // bytes/s counts the rows each kernel must move: kept-choice rows read or written, plus the
 // [E, C, M] buffer (zero-filled slots included) or the [N, M] rows on the other side.
 #include <benchmark/benchmark.h>
-#include <moe_kernels/dispatch.h>
-#include <moe_kernels/routing.h>
-#include <moe_kernels/threading.h>
+#include <moe_kernels/backend.h>
+#include <moe_kernels/capacity.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,8 +16,13 @@
 #include <vector>
 
 namespace mk = moe::kernels;
+using mk::DType;
 
 namespace {
+
+mk::Backend& cpu() {
+  return mk::cpu_backend();
+}
 
 struct Problem {
   int64_t N, E, k, M, C;
@@ -43,12 +48,12 @@ const Problem& problem(int64_t E, int64_t k, int64_t M, int64_t N, int64_t C) {
   std::vector<float> scores(static_cast<size_t>(N * E));
   for (auto& s : scores) s = u(rng);
   p->idx.resize(static_cast<size_t>(k * N));
-  mk::topk_choices(scores.data(), N, E, k, nullptr, p->idx.data());
+  cpu().topk_choices(DType::float32, scores.data(), N, E, k, nullptr, p->idx.data(), nullptr);
   p->loc.resize(static_cast<size_t>(k * N));
   std::vector<int64_t> counts(static_cast<size_t>(k * E));
-  mk::slot_locations(p->idx.data(), N, E, k, nullptr, p->loc.data(), counts.data());
+  cpu().slot_locations(p->idx.data(), N, E, k, nullptr, p->loc.data(), counts.data(), nullptr);
   p->map.resize(static_cast<size_t>(E * C));
-  mk::build_slot_map(p->idx.data(), p->loc.data(), N, E, k, C, p->map.data());
+  cpu().build_slot_map(p->idx.data(), p->loc.data(), N, E, k, C, p->map.data(), nullptr);
   p->kept = std::count_if(p->loc.begin(), p->loc.end(), [C](int32_t s) { return s < C; });
   auto fill = [&](std::vector<float>& v, size_t n) {
     v.resize(n);
@@ -75,7 +80,7 @@ void BM_Kernel(benchmark::State& state) {
   const auto& cp =
       problem(state.range(0), state.range(1), state.range(2), state.range(3), state.range(4));
   auto& p = const_cast<Problem&>(cp);
-  mk::set_num_threads(static_cast<int>(state.range(5)));
+  cpu().set_threads(static_cast<int>(state.range(5)));
   const auto v = p.view();
   const int64_t row = p.M * static_cast<int64_t>(sizeof(float));
   const int64_t slots = p.E * p.C, kept = p.kept, N = p.N;
@@ -83,21 +88,24 @@ void BM_Kernel(benchmark::State& state) {
   for (auto _ : state) {
     switch (K) {
       case Kernel::DispatchFwd:  // read kept x rows, write E*C rows
-        mk::dispatch_forward(v, p.x.data(), p.gates.data(), p.M, p.buffer.data());
+        cpu().dispatch_forward(DType::float32, v, p.x.data(), p.gates.data(), p.M, p.buffer.data(),
+                               nullptr);
         rows = kept + slots;
         break;
       case Kernel::CombineFwd:  // read kept Y rows, write N rows
-        mk::combine_forward(v, p.buffer.data(), p.gates.data(), p.M, p.out.data());
+        cpu().combine_forward(DType::float32, v, p.buffer.data(), p.gates.data(), p.M, p.out.data(),
+                              nullptr);
         rows = kept + N;
         break;
       case Kernel::DispatchBwd:  // read kept grad_D rows and N x rows, write N grad_x rows
-        mk::dispatch_backward(v, p.grad_buffer.data(), p.x.data(), p.gates.data(), p.M,
-                              p.grad_x.data(), p.grad_gates.data());
+        cpu().dispatch_backward(DType::float32, v, p.grad_buffer.data(), p.x.data(), p.gates.data(),
+                                p.M, p.grad_x.data(), p.grad_gates.data(), nullptr);
         rows = kept + 2 * N;
         break;
       case Kernel::CombineBwd:  // read kept grad_out and Y rows, write E*C grad_Y rows
-        mk::combine_backward(v, p.grad_out.data(), p.buffer.data(), p.gates.data(), p.M,
-                             p.grad_buffer.data(), p.grad_gates.data());
+        cpu().combine_backward(DType::float32, v, p.grad_out.data(), p.buffer.data(),
+                               p.gates.data(), p.M, p.grad_buffer.data(), p.grad_gates.data(),
+                               nullptr);
         rows = 2 * kept + slots;
         break;
     }
@@ -105,13 +113,13 @@ void BM_Kernel(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * rows * row);
   state.counters["kept"] = static_cast<double>(kept);
-  mk::set_num_threads(0);
+  cpu().set_threads(0);
 }
 
 // Args: E, k, N, threads. topk + slot_locations + build_slot_map on [N, E] float scores.
 void BM_Routing(benchmark::State& state) {
   const int64_t E = state.range(0), k = state.range(1), N = state.range(2);
-  mk::set_num_threads(static_cast<int>(state.range(3)));
+  cpu().set_threads(static_cast<int>(state.range(3)));
   std::mt19937 rng(2);
   std::uniform_real_distribution<float> u(0.f, 1.f);
   std::vector<float> scores(static_cast<size_t>(N * E));
@@ -120,16 +128,16 @@ void BM_Routing(benchmark::State& state) {
   std::vector<int64_t> counts(static_cast<size_t>(k * E)), demand(static_cast<size_t>(E));
   std::vector<int64_t> map;
   for (auto _ : state) {
-    mk::topk_choices(scores.data(), N, E, k, nullptr, idx.data());
-    mk::slot_locations(idx.data(), N, E, k, nullptr, loc.data(), counts.data());
-    mk::demand_from_counts(counts.data(), E, k, demand.data());
+    cpu().topk_choices(DType::float32, scores.data(), N, E, k, nullptr, idx.data(), nullptr);
+    cpu().slot_locations(idx.data(), N, E, k, nullptr, loc.data(), counts.data(), nullptr);
+    cpu().demand_from_counts(counts.data(), E, k, demand.data(), nullptr, nullptr);
     const int64_t C = mk::capacity(1.0, N, E, k, 0, 1);
     map.resize(static_cast<size_t>(E * C));
-    mk::build_slot_map(idx.data(), loc.data(), N, E, k, C, map.data());
+    cpu().build_slot_map(idx.data(), loc.data(), N, E, k, C, map.data(), nullptr);
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations() * N);  // tokens/s
-  mk::set_num_threads(0);
+  cpu().set_threads(0);
 }
 
 // The ceiling: memcpy of an [E*C, M] float buffer (bytes read + written), one thread.

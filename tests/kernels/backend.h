@@ -1,10 +1,10 @@
 #pragma once
-// The kernel backends under test. Every backend takes and returns host buffers (a GPU backend
-// copies to and from its device inside these functions), so one parametrised suite can check
-// each of them against the naive reference and the CPU kernels. Only "cpu" exists today; CUDA
-// and HIP backends add themselves in backend.cpp when compiled in and a device is present.
-#include <moe_kernels/dispatch.h>
-#include <moe_kernels/routing.h>
+// The kernel backends under test, with host-buffer signatures: each call copies its inputs (and
+// its pre-filled outputs, so unwritten elements stay visible) to the backend's device, runs the
+// backend, and copies the outputs back. One parametrised suite so checks every backend
+// registered in this process (cpu, the host-emulated GPU backends, and CUDA/HIP where a device is
+// present) against the naive reference and the CPU backend.
+#include <moe_kernels/backend.h>
 
 #include <functional>
 #include <string>
@@ -30,14 +30,18 @@ struct RoutingOps {
 
 struct Backend {
   std::string name;
+  kernels::Backend* device = nullptr;
   RoutingOps<float> routing_f32;
   RoutingOps<double> routing_f64;
   std::function<void(const int32_t*, int64_t, int64_t, int64_t, const int64_t*, int32_t*, int64_t*)>
       slot_locations;
   std::function<void(const int32_t*, const int32_t*, int64_t, int64_t, int64_t, int64_t, int64_t*)>
       build_slot_map;
+  std::function<void(const int64_t*, int64_t, int64_t, int64_t*, int64_t*)> demand_from_counts;
+  std::function<void(const int64_t*, int64_t, int64_t, int64_t*)> kept_counts;
   DispatchOps<float> f32;
   DispatchOps<double> f64;
+  DispatchOps<float16> f16;
   DispatchOps<bfloat16> bf16;
   // Host threads the backend may use (0: default). A no-op where it means nothing.
   std::function<void(int)> set_threads;
@@ -55,6 +59,10 @@ inline const DispatchOps<float>& Backend::ops<float>() const {
 template <>
 inline const DispatchOps<double>& Backend::ops<double>() const {
   return f64;
+}
+template <>
+inline const DispatchOps<float16>& Backend::ops<float16>() const {
+  return f16;
 }
 template <>
 inline const DispatchOps<bfloat16>& Backend::ops<bfloat16>() const {

@@ -1,9 +1,6 @@
 // Dispatch / combine (docs/ROUTING.md, "Dispatch, experts, combine") forward and backward on every
-// backend, against the naive reference (float, double, bfloat16), finite differences (double),
-// thread-count determinism, edge cases.
-#include <moe_kernels/dispatch.h>
-#include <moe_kernels/routing.h>
-
+// backend, against the naive reference (float, double, float16, bfloat16), finite differences
+// (double), thread-count determinism, edge cases.
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -134,6 +131,9 @@ TEST_P(DispatchBackendTest, MatchesReferenceDouble) {
 }
 TEST_P(DispatchBackendTest, MatchesReferenceBFloat16) {
   check_against_reference<bfloat16>(be());
+}
+TEST_P(DispatchBackendTest, MatchesReferenceFloat16) {
+  check_against_reference<float16>(be());
 }
 
 // The worked example end to end at kernel level: with k = 1 and C = 2, tokens 3 and 5 are
@@ -337,6 +337,7 @@ TEST_P(DispatchBackendTest, ZeroTokens) {
   check_zero_tokens<float>(be());
   check_zero_tokens<double>(be());
   check_zero_tokens<bfloat16>(be());
+  check_zero_tokens<float16>(be());
 }
 
 // C = 0: everything is dropped; outputs are zero and nothing reads the (empty) buffer.

@@ -20,6 +20,9 @@ inline double load(double v) {
 inline float load(bfloat16 v) {
   return to_float(v);
 }
+inline float load(float16 v) {
+  return to_float(v);
+}
 template <typename T>
 T store(acc_t<T> v);
 template <>
@@ -33,6 +36,10 @@ inline double store<double>(double v) {
 template <>
 inline bfloat16 store<bfloat16>(float v) {
   return to_bfloat16(v);
+}
+template <>
+inline float16 store<float16>(float v) {
+  return to_float16(v);
 }
 
 // Full sort of each row: larger value first, ties to the lower expert index.

@@ -1,6 +1,6 @@
 // Routing kernels (docs/ROUTING.md) on every backend: the worked example, batch-prioritized order,
 // ties, selection bias, capacity, and random cases against the naive reference.
-#include <moe_kernels/routing.h>
+#include <moe_kernels/capacity.h>
 
 #include <cmath>
 #include <limits>
@@ -53,11 +53,12 @@ Routed route(const Backend& be, const std::vector<T>& scores, int64_t N, int64_t
   be.slot_locations(r.idx.data(), N, E, k, prioritized ? order.data() : nullptr, r.loc.data(),
                     r.counts.data());
   r.demand.assign(static_cast<size_t>(E), -7);
-  demand_from_counts(r.counts.data(), E, k, r.demand.data());
-  const int64_t max_demand = *std::max_element(r.demand.begin(), r.demand.end());
+  int64_t max_demand = -7;
+  be.demand_from_counts(r.counts.data(), E, k, r.demand.data(), &max_demand);
+  EXPECT_EQ(max_demand, *std::max_element(r.demand.begin(), r.demand.end()));
   r.C = capacity(factor, N, E, k, max_demand, 1);
   r.kept.assign(static_cast<size_t>(E), -7);
-  kept_counts(r.demand.data(), E, r.C, r.kept.data());
+  be.kept_counts(r.demand.data(), E, r.C, r.kept.data());
   r.map.assign(static_cast<size_t>(E * r.C), -7);
   be.build_slot_map(r.idx.data(), r.loc.data(), N, E, k, r.C, r.map.data());
   return r;
@@ -328,28 +329,38 @@ TEST(Capacity, RejectsBadArguments) {
   EXPECT_THROW(capacity(std::nan(""), 6, 4, 1, 4, 1), std::invalid_argument);
 }
 
-TEST(RoutingHelpers, DemandAndKept) {
+TEST_P(RoutingBackendTest, DemandMaxDemandAndKept) {
   const V64 counts = {4, 1, 0, 1, /**/ 1, 2, 2, 0};
-  V64 demand(4), kept(4);
-  demand_from_counts(counts.data(), 4, 2, demand.data());
+  V64 demand(4), kept(4), max_demand(1, -1);
+  be().demand_from_counts(counts.data(), 4, 2, demand.data(), max_demand.data());
   EXPECT_EQ(demand, (V64{5, 3, 2, 1}));
-  kept_counts(demand.data(), 4, 2, kept.data());
+  EXPECT_EQ(max_demand[0], 5);
+  be().kept_counts(demand.data(), 4, 2, kept.data());
   EXPECT_EQ(kept, (V64{2, 2, 2, 1}));
-  kept_counts(demand.data(), 4, 0, kept.data());
+  be().kept_counts(demand.data(), 4, 0, kept.data());
   EXPECT_EQ(kept, (V64{0, 0, 0, 0}));
+  // Many experts: the maximum is found across every block of a device reduction.
+  const int64_t E = 1000;
+  V64 wide(2 * E, 1), wide_demand(E);
+  wide[2 * E - 3] = 77;  // choice 1 of expert E - 3
+  be().demand_from_counts(wide.data(), E, 2, wide_demand.data(), max_demand.data());
+  EXPECT_EQ(max_demand[0], 78);
+  EXPECT_EQ(wide_demand[E - 3], 78);
 }
 
-TEST(RoutingHelpers, TopkRejectsKAboveE) {
+TEST_P(RoutingBackendTest, TopkRejectsKAboveE) {
   const float s[2] = {0.5f, 0.5f};
   int32_t idx[3];
-  EXPECT_THROW(topk_choices(s, 1, 2, 3, nullptr, idx), std::invalid_argument);
+  EXPECT_THROW(be().routing<float>().topk_choices(s, 1, 2, 3, nullptr, idx), std::invalid_argument);
 }
 
-TEST(RoutingHelpers, SlotLocationsRejectsBadExpert) {
+// The CPU checks expert indices as it goes; a device backend cannot report without a sync.
+TEST(CpuRouting, SlotLocationsRejectsBadExpert) {
   const int32_t idx[2] = {0, 5};
   int32_t loc[2];
   int64_t counts[2];
-  EXPECT_THROW(slot_locations(idx, 2, 2, 1, nullptr, loc, counts), std::out_of_range);
+  EXPECT_THROW(cpu_backend().slot_locations(idx, 2, 2, 1, nullptr, loc, counts, nullptr),
+               std::out_of_range);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <moe_kernels/types.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,10 +25,18 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   void TearDown() override { be().set_threads(0); }
 };
 
+// A backend's name as a test name: letters, digits and '_' only.
+inline std::string test_name(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
 #define MOE_INSTANTIATE_FOR_BACKENDS(Suite)                                        \
   INSTANTIATE_TEST_SUITE_P(                                                        \
       Backends, Suite, ::testing::ValuesIn(::moe::kernels::test::backend_names()), \
-      [](const ::testing::TestParamInfo<std::string>& info) { return info.param; })
+      [](const ::testing::TestParamInfo<std::string>& info) { return test_name(info.param); })
 
 template <typename T>
 const char* type_name();
@@ -42,6 +51,10 @@ inline const char* type_name<double>() {
 template <>
 inline const char* type_name<bfloat16>() {
   return "bfloat16";
+}
+template <>
+inline const char* type_name<float16>() {
+  return "float16";
 }
 
 template <typename T>
@@ -103,6 +116,10 @@ struct Tolerance<double> {
 template <>
 struct Tolerance<bfloat16> {
   static constexpr double rtol = 1.0 / 128, dot_atol_per_elem = 1e-6;
+};
+template <>
+struct Tolerance<float16> {
+  static constexpr double rtol = 1.0 / 1024, dot_atol_per_elem = 1e-6;
 };
 
 }  // namespace moe::kernels::test

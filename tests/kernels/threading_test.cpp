@@ -1,7 +1,7 @@
 // The kernels' worker pool: coverage of the range, inline execution, exceptions, nesting,
 // concurrent callers, and idle workers that sleep instead of spinning.
 #include <gtest/gtest.h>
-#include <moe_kernels/threading.h>
+#include <moe_kernels/backend.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,28 +18,28 @@ namespace {
 
 class ThreadPoolTest : public ::testing::Test {
  protected:
-  void TearDown() override { set_num_threads(0); }
+  void TearDown() override { cpu_backend().set_threads(0); }
 };
 
 TEST_F(ThreadPoolTest, NumThreads) {
-  set_num_threads(3);
-  EXPECT_EQ(num_threads(), 3);
-  set_num_threads(0);
+  cpu_backend().set_threads(3);
+  EXPECT_EQ(cpu_backend().threads(), 3);
+  cpu_backend().set_threads(0);
   const unsigned hw = std::thread::hardware_concurrency();
-  EXPECT_EQ(num_threads(), hw == 0 ? 1 : static_cast<int>(hw));
-  set_num_threads(-2);
-  EXPECT_EQ(num_threads(), hw == 0 ? 1 : static_cast<int>(hw));
+  EXPECT_EQ(cpu_backend().threads(), hw == 0 ? 1 : static_cast<int>(hw));
+  cpu_backend().set_threads(-2);
+  EXPECT_EQ(cpu_backend().threads(), hw == 0 ? 1 : static_cast<int>(hw));
 }
 
 TEST_F(ThreadPoolTest, CoversEveryIndexOnceInContiguousChunks) {
   for (int threads : {1, 2, 4}) {
-    set_num_threads(threads);
+    cpu_backend().set_threads(threads);
     for (int64_t n : {1, 7, 100, 10007}) {
       for (int64_t grain : {1, 7, 64}) {
         std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
         std::mutex m;
         std::vector<std::pair<int64_t, int64_t>> chunks;
-        parallel_for(n, grain, [&](int64_t b, int64_t e) {
+        cpu_backend().parallel_for(n, grain, [&](int64_t b, int64_t e) {
           {
             std::lock_guard<std::mutex> lock(m);
             chunks.emplace_back(b, e);
@@ -60,10 +60,10 @@ TEST_F(ThreadPoolTest, CoversEveryIndexOnceInContiguousChunks) {
 }
 
 TEST_F(ThreadPoolTest, OneChunkRunsInlineOnTheCaller) {
-  set_num_threads(4);
+  cpu_backend().set_threads(4);
   int calls = 0;
   std::thread::id where;
-  parallel_for(10, 10, [&](int64_t b, int64_t e) {
+  cpu_backend().parallel_for(10, 10, [&](int64_t b, int64_t e) {
     ++calls;
     where = std::this_thread::get_id();
     EXPECT_EQ(b, 0);
@@ -74,32 +74,33 @@ TEST_F(ThreadPoolTest, OneChunkRunsInlineOnTheCaller) {
 }
 
 TEST_F(ThreadPoolTest, NothingToDo) {
-  set_num_threads(2);
+  cpu_backend().set_threads(2);
   int calls = 0;
-  parallel_for(0, 1, [&](int64_t, int64_t) { ++calls; });
-  parallel_for(-5, 1, [&](int64_t, int64_t) { ++calls; });
+  cpu_backend().parallel_for(0, 1, [&](int64_t, int64_t) { ++calls; });
+  cpu_backend().parallel_for(-5, 1, [&](int64_t, int64_t) { ++calls; });
   EXPECT_EQ(calls, 0);
 }
 
 TEST_F(ThreadPoolTest, ExceptionReachesTheCaller) {
-  set_num_threads(2);
-  EXPECT_THROW(parallel_for(1000, 1,
-                            [](int64_t b, int64_t) {
-                              if (b > 0) throw std::runtime_error("chunk failed");
-                            }),
+  cpu_backend().set_threads(2);
+  EXPECT_THROW(cpu_backend().parallel_for(1000, 1,
+                                          [](int64_t b, int64_t) {
+                                            if (b > 0) throw std::runtime_error("chunk failed");
+                                          }),
                std::runtime_error);
-  EXPECT_THROW(parallel_for(1000, 1, [](int64_t, int64_t) { throw std::logic_error("all"); }),
-               std::logic_error);
+  EXPECT_THROW(
+      cpu_backend().parallel_for(1000, 1, [](int64_t, int64_t) { throw std::logic_error("all"); }),
+      std::logic_error);
   // The pool still works afterwards.
   std::atomic<int64_t> sum{0};
-  parallel_for(1000, 1, [&](int64_t b, int64_t e) {
+  cpu_backend().parallel_for(1000, 1, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) sum += i;
   });
   EXPECT_EQ(sum.load(), 999 * 1000 / 2);
 }
 
 TEST_F(ThreadPoolTest, ExceptionFromAWorkerThreadReachesTheCaller) {
-  set_num_threads(2);
+  cpu_backend().set_threads(2);
   const auto caller = std::this_thread::get_id();
   bool worker_ran = false;
   // The caller's own chunks are slow, so a worker claims some; retry in case it never woke.
@@ -107,7 +108,7 @@ TEST_F(ThreadPoolTest, ExceptionFromAWorkerThreadReachesTheCaller) {
     std::atomic<bool> ran{false};
     bool threw = false;
     try {
-      parallel_for(8, 1, [&](int64_t, int64_t) {
+      cpu_backend().parallel_for(8, 1, [&](int64_t, int64_t) {
         if (std::this_thread::get_id() != caller) {
           ran = true;
           throw std::runtime_error("from worker");
@@ -125,25 +126,25 @@ TEST_F(ThreadPoolTest, ExceptionFromAWorkerThreadReachesTheCaller) {
 }
 
 TEST_F(ThreadPoolTest, NestedCallsRunInline) {
-  set_num_threads(2);
+  cpu_backend().set_threads(2);
   std::atomic<int64_t> total{0};
-  parallel_for(4, 1, [&](int64_t b, int64_t e) {
+  cpu_backend().parallel_for(4, 1, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
-      parallel_for(100, 1, [&](int64_t ib, int64_t ie) { total += ie - ib; });
+      cpu_backend().parallel_for(100, 1, [&](int64_t ib, int64_t ie) { total += ie - ib; });
     }
   });
   EXPECT_EQ(total.load(), 400);
 }
 
 TEST_F(ThreadPoolTest, SeveralCallerThreads) {
-  set_num_threads(2);
+  cpu_backend().set_threads(2);
   std::vector<std::thread> callers;
   std::atomic<int> wrong{0};
   for (int t = 0; t < 4; ++t) {
     callers.emplace_back([&] {
       for (int rep = 0; rep < 200; ++rep) {
         std::atomic<int64_t> sum{0};
-        parallel_for(1000, 16, [&](int64_t b, int64_t e) {
+        cpu_backend().parallel_for(1000, 16, [&](int64_t b, int64_t e) {
           int64_t s = 0;
           for (int64_t i = b; i < e; ++i) s += i;
           sum += s;
@@ -158,9 +159,9 @@ TEST_F(ThreadPoolTest, SeveralCallerThreads) {
 
 TEST_F(ThreadPoolTest, ChangingTheThreadCountBetweenCalls) {
   for (int threads : {2, 1, 3, 2}) {
-    set_num_threads(threads);
+    cpu_backend().set_threads(threads);
     std::atomic<int64_t> sum{0};
-    parallel_for(5000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+    cpu_backend().parallel_for(5000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
     EXPECT_EQ(sum.load(), 5000);
   }
 }
@@ -182,10 +183,10 @@ void record_restore(int state) {
 
 TEST_F(ThreadPoolTest, NestedParallelismHooksRunAroundPoolJobsOnly) {
   set_nested_parallelism_hooks({&record_serial, &record_restore});
-  set_num_threads(2);
+  cpu_backend().set_threads(2);
   const auto caller = std::this_thread::get_id();
   // Inline work (one chunk) runs no hook: the caller has the machine to itself.
-  parallel_for(10, 10, [](int64_t, int64_t) {});
+  cpu_backend().parallel_for(10, 10, [](int64_t, int64_t) {});
   EXPECT_TRUE(g_serial_threads.empty());
 
   // A pool job: the caller goes serial before its chunks and is restored after, with the
@@ -200,7 +201,7 @@ TEST_F(ThreadPoolTest, NestedParallelismHooksRunAroundPoolJobsOnly) {
     }
     std::mutex m;
     std::vector<std::thread::id> ran_on;
-    parallel_for(8, 1, [&](int64_t, int64_t) {
+    cpu_backend().parallel_for(8, 1, [&](int64_t, int64_t) {
       {
         std::lock_guard<std::mutex> lock(m);
         ran_on.push_back(std::this_thread::get_id());
@@ -233,9 +234,9 @@ double process_cpu_seconds() {
 
 // Idle workers must sleep: OpenBLAS runs its own threads between our kernels.
 TEST_F(ThreadPoolTest, IdleWorkersDoNotSpin) {
-  set_num_threads(4);
+  cpu_backend().set_threads(4);
   std::atomic<int64_t> sum{0};
-  parallel_for(4000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+  cpu_backend().parallel_for(4000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
   ASSERT_EQ(sum.load(), 4000);
   const double before = process_cpu_seconds();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

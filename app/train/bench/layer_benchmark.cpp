@@ -5,7 +5,7 @@
 
 #include "bench/naive_moe.h"
 #include "moe/moe_layer.h"
-#include "moe_kernels/threading.h"
+#include "moe_kernels/backend.h"
 #include "protocol/expert_flops.h"
 #include "telemetry/phase_timer.h"
 #include "train/input_error.h"
@@ -88,7 +88,7 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
                   ? candidates.front()
                   : measure_gemm_ceiling(gemms, options.timing, candidates).threads;
   apply_thread_config(r.threads);  // the layer runs under the ceiling's best setting
-  r.kernel_threads = kernels::num_threads();
+  r.kernel_threads = kernels::cpu_backend().threads();
   {
     torch::NoGradGuard no_grad;
     r.forward_ms = median_ms(options.timing, [&] { layer->forward(x); });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace moe::kernels {
 
@@ -40,6 +41,17 @@ inline int64_t capacity_slots(double factor, int64_t N, int64_t E, int64_t k, in
     slots += std::min(alignment - slots % alignment, std::numeric_limits<int64_t>::max() - slots);
   }
   return slots;
+}
+
+// capacity_slots after refusing E <= 0 and a NaN factor (std::invalid_argument): what routing
+// calls. max_demand is max_e d[e] over the whole expert-parallel group.
+inline int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_t max_demand,
+                        int64_t alignment) {
+  if (E <= 0) throw std::invalid_argument("moe_kernels::capacity: E must be positive");
+  if (std::isnan(capacity_factor)) {
+    throw std::invalid_argument("moe_kernels::capacity: capacity_factor is NaN");
+  }
+  return capacity_slots(capacity_factor, N, E, k, max_demand, alignment);
 }
 
 }  // namespace moe::kernels

@@ -38,7 +38,7 @@ TEST_P(EveryModel, ForwardGivesFiniteLossesOfTheLossDtype) {
   EXPECT_GT(out.task_loss.item<double>(), 0.1);
   EXPECT_EQ(out.load.size(), m->moe_layers().size());
   ASSERT_FALSE(out.load.empty());
-  EXPECT_EQ(out.load[0].counts.size(), 4u);
+  EXPECT_EQ(out.load[0].host().counts.size(), 4u);
   if (kind == "image") {
     EXPECT_EQ(out.tokens, 3 * 7 * 7);
     EXPECT_GE(out.correct, 0);

@@ -1,7 +1,7 @@
 // The engine's thread pools share the cores: LibTorch ops inside the kernels' chunks run on the
 // chunk's own thread, and OpenBLAS's idle threads sleep instead of spinning after a GEMM.
 #include <gtest/gtest.h>
-#include <moe_kernels/threading.h>
+#include <moe_kernels/backend.h>
 #include <torch/torch.h>
 
 #include <chrono>
@@ -30,14 +30,14 @@ TEST(ThreadPools, LibTorchOpsInsideKernelChunksRunSerial) {
   // Debian's LibTorch runs its intra-op pool on OpenMP: the hooks must be installed.
   ASSERT_TRUE(share_cores_between_thread_pools().nested_serial);
   at::set_num_threads(2);
-  kernels::set_num_threads(2);
+  kernels::cpu_backend().set_threads(2);
   const auto caller = std::this_thread::get_id();
   std::mutex m;
   std::vector<int> seen;
   bool worker_ran = false;
   // Retry until a worker takes a chunk (it may not wake before the caller finishes them all).
   for (int attempt = 0; attempt < 20 && !worker_ran; ++attempt) {
-    kernels::parallel_for(8, 1, [&](int64_t, int64_t) {
+    kernels::cpu_backend().parallel_for(8, 1, [&](int64_t, int64_t) {
       const int threads = at::get_num_threads();
       // A real element-wise op of LibTorch's inside the chunk, large enough to be split.
       auto t = at::ones({1 << 18});
@@ -51,7 +51,7 @@ TEST(ThreadPools, LibTorchOpsInsideKernelChunksRunSerial) {
   EXPECT_TRUE(worker_ran) << "no chunk ever ran on a worker thread";
   for (int threads : seen) EXPECT_EQ(threads, 1);
   EXPECT_EQ(at::get_num_threads(), 2) << "the caller's setting is back after the job";
-  kernels::set_num_threads(0);
+  kernels::cpu_backend().set_threads(0);
   at::set_num_threads(1);
 }
 

@@ -36,15 +36,15 @@ TEST(WorkedExample, TopOneChoicesSlotsCapacityAndLoss) {
   EXPECT_EQ(row(plan.idx, 0), (std::vector<int32_t>{0, 0, 1, 0, 3, 0}));
   EXPECT_EQ(row(plan.loc, 0), (std::vector<int32_t>{0, 1, 0, 2, 0, 3}));
   EXPECT_EQ(plan.capacity, 2);
-  EXPECT_EQ(plan.demand, (std::vector<int64_t>{4, 1, 0, 1}));
-  EXPECT_EQ(plan.kept, (std::vector<int64_t>{2, 1, 0, 1}));
+  EXPECT_TRUE(plan.demand.equal(torch::tensor({4, 1, 0, 1}, at::kLong)));
+  EXPECT_TRUE(plan.kept.equal(torch::tensor({2, 1, 0, 1}, at::kLong)));
 
   auto layer = identity_gate_layer(1);
   auto out = layer->forward(example_logits());
   EXPECT_NEAR(out.l_aux.item<double>(), 1.372619, 1e-6);
-  EXPECT_NEAR(out.stats.dropped_frac, 2.0 / 6.0, 1e-12);
-  EXPECT_EQ(out.stats.dead_experts, 1);
-  EXPECT_NEAR(out.stats.max_over_mean, 4.0 / 1.5, 1e-12);
+  EXPECT_NEAR(out.stats.host().dropped_frac, 2.0 / 6.0, 1e-12);
+  EXPECT_EQ(out.stats.host().dead_experts, 1);
+  EXPECT_NEAR(out.stats.host().max_over_mean, 4.0 / 1.5, 1e-12);
   // Tokens 3 and 5 (slots 2 and 3 of expert 0) are dropped: zero output.
   EXPECT_EQ(out.output[3].abs().sum().item<double>(), 0.0);
   EXPECT_EQ(out.output[5].abs().sum().item<double>(), 0.0);

@@ -122,8 +122,8 @@ TEST(ModelState, SelectionBiasIsSavedAndRestored) {
   const auto a = original->forward(batch()), b = restored->forward(batch());
   EXPECT_EQ(a.task_loss.item<double>(), b.task_loss.item<double>());
   for (size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(b.load[i].counts, a.load[i].counts) << i;
-    EXPECT_EQ(b.load[i].counts[0], 0) << i;
+    EXPECT_EQ(b.load[i].host().counts, a.load[i].host().counts) << i;
+    EXPECT_EQ(b.load[i].host().counts[0], 0) << i;
   }
 }
 

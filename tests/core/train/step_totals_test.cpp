@@ -9,24 +9,17 @@
 namespace moe::train {
 namespace {
 
-// Derived metrics set to nonsense: expert_load must compute them from the summed counts.
-LoadStats stats(std::vector<int64_t> counts, std::vector<int64_t> kept, int64_t capacity,
+// A layer's figures as the MoE layer leaves them: expert_load derives the metrics from the sums.
+LayerLoad stats(std::vector<int64_t> counts, std::vector<int64_t> kept, int64_t capacity,
                 std::vector<double> importance, double router_entropy, double l_aux,
                 double z_loss) {
-  LoadStats s;
-  s.counts = std::move(counts);
-  s.kept = std::move(kept);
-  s.capacity = capacity;
-  s.importance = std::move(importance);
-  s.router_entropy = router_entropy;
-  s.l_aux = l_aux;
-  s.z_loss = z_loss;
-  s.cv = s.max_over_mean = s.load_entropy = s.dropped_frac = 99;
-  s.dead_experts = 99;
-  return s;
+  std::vector<double> means = std::move(importance);
+  means.insert(means.end(), {router_entropy, l_aux, z_loss});
+  return LayerLoad{torch::tensor(counts, at::kLong), torch::tensor(kept, at::kLong), capacity,
+                   torch::tensor(means, at::kDouble)};
 }
 
-model::ModelOutput output(std::vector<LoadStats> load, int64_t tokens) {
+model::ModelOutput output(std::vector<LayerLoad> load, int64_t tokens) {
   model::ModelOutput out;
   out.load = std::move(load);
   out.tokens = tokens;

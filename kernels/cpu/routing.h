@@ -1,6 +1,7 @@
 #pragma once
-// Routing (docs/ROUTING.md) on raw buffers: top-k choices, slot locations, demand, capacity,
-// and the slot map that lets dispatch/combine run partitioned by slot or by token without atomics.
+// The CPU backend's routing (docs/ROUTING.md) on host buffers: top-k choices, slot locations,
+// demand and the slot map that lets dispatch/combine run partitioned by slot or by token without
+// atomics.
 //
 // Layouts (all row-major, contiguous):
 //   scores [N, E]; idx, loc, gates [k, N] (choice-major: idx[j * N + n] is token n's j-th choice);
@@ -30,12 +31,6 @@ void slot_locations(const int32_t* idx, int64_t N, int64_t E, int64_t k, const i
 
 // demand[e] = sum_j counts[j*E+e].
 void demand_from_counts(const int64_t* counts, int64_t E, int64_t k, int64_t* demand);
-
-// Capacity C of docs/ROUTING.md, "Capacity": capacity_slots (moe_kernels/capacity.h), after
-// refusing E <= 0 and a NaN factor (std::invalid_argument). max_demand is max_e d[e] over the whole
-// expert-parallel group. alignment <= 1 means none. C may be 0 (every choice dropped).
-int64_t capacity(double capacity_factor, int64_t N, int64_t E, int64_t k, int64_t max_demand,
-                 int64_t alignment);
 
 // kept[e] = min(demand[e], C).
 void kept_counts(const int64_t* demand, int64_t E, int64_t C, int64_t* kept);

@@ -1,6 +1,7 @@
 #pragma once
-// Dispatch (encode) and combine (decode) of docs/ROUTING.md, "Dispatch, experts, combine" and their
-// backward passes, on raw buffers. T is float, double or bfloat16; sums accumulate in acc_t<T>.
+// The CPU backend's dispatch (encode) and combine (decode) of docs/ROUTING.md, "Dispatch, experts,
+// combine" and their backward passes, on host buffers. T is float, double, float16 or bfloat16;
+// sums accumulate in acc_t<T>. Callers outside kernels/ use moe_kernels/backend.h.
 //
 //   x, grad_x, out, grad_out          [N, M]
 //   buffer (D or Y), grad_buffer      [E, C, M]
@@ -12,16 +13,9 @@
 // partitioned by token: no atomics, results independent of the thread count.
 #include <cstdint>
 
-#include "moe_kernels/types.h"
+#include "moe_kernels/backend.h"
 
 namespace moe::kernels {
-
-struct RoutingView {
-  const int32_t* idx;
-  const int32_t* loc;
-  const int64_t* slot_map;
-  int64_t N, E, k, C;
-};
 
 // D[e,s,:] = w * x[n] for the choice in slot (e,s); zero for unused slots.
 template <typename T>
