@@ -6,6 +6,7 @@ target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/gz_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/idx_reader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/image_source.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/on_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/prefetch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_slice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/synthetic_source.cpp

@@ -6,8 +6,14 @@
 #include <thread>
 
 #define USE_C10D_GLOO 1
+#include <torch/version.h>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef MOE_ENGINE_CUDA
+#include <torch/cuda.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 #include "runtime/error_text.h"
 
@@ -35,9 +41,21 @@ std::shared_ptr<gloo::transport::Device> gloo_device(const RankLayout& l) {
 
 }  // namespace
 
+// LibTorch 2 moved the collectives of one transport from ProcessGroup to Backend (Gloo and NCCL
+// derive from it); the calls used here are the same in both.
+#if TORCH_VERSION_MAJOR >= 2
+using Collectives = c10d::Backend;
+#else
+using Collectives = c10d::ProcessGroup;
+#endif
+
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::TCPStore> store;
-  c10::intrusive_ptr<c10d::ProcessGroup> group;
+  c10::intrusive_ptr<Collectives> group;         // Gloo: host tensors, and every barrier
+  c10::intrusive_ptr<Collectives> device_group;  // NCCL on CUDA builds: CUDA tensors
+  Collectives& for_tensor(const at::Tensor& t) {
+    return t.is_cuda() && device_group ? *device_group : *group;
+  }
   // The heartbeat: its own store connection, on its own thread.
   c10::intrusive_ptr<c10d::TCPStore> beat_store;
   std::thread beat;
@@ -75,6 +93,35 @@ void keep_beating(ProcessGroup::Impl* impl, int64_t rank) {
   }
 }
 
+// NCCL carries the collectives on CUDA tensors where this build has it: "nccl" asks for it, "auto"
+// takes it when a CUDA device is visible. Gloo stays for host tensors (losses, flags, strings).
+bool wants_nccl(const std::string& backend) {
+#ifdef MOE_ENGINE_CUDA
+  return backend == "nccl" || (backend == "auto" && torch::cuda::is_available());
+#else
+  if (backend == "nccl") {
+    throw std::invalid_argument("parallel.backend \"nccl\" needs a CUDA build of moe-train");
+  }
+  return false;
+#endif
+}
+
+// The NCCL group beside Gloo's, on the same rendezvous store under its own key prefix.
+c10::intrusive_ptr<Collectives> nccl_group(const c10::intrusive_ptr<c10d::TCPStore>& store,
+                                           const RankLayout& layout,
+                                           std::chrono::milliseconds timeout) {
+#ifdef MOE_ENGINE_CUDA
+  auto options = c10d::ProcessGroupNCCL::Options::create();
+  options->timeout = timeout;
+  auto prefixed = c10::make_intrusive<c10d::PrefixStore>("nccl/", store);
+  return c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, static_cast<int>(layout.rank),
+                                                     static_cast<int>(layout.world_size), options);
+#else
+  (void)store, (void)layout, (void)timeout;
+  return {};
+#endif
+}
+
 }  // namespace
 
 void PendingWork::wait() {
@@ -95,10 +142,8 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
                            std::chrono::milliseconds timeout)
     : layout_(layout), timeout_(timeout), impl_(std::make_unique<Impl>()) {
   if (layout.world_size == 1) return;
-  if (backend == "nccl") {
-    throw std::invalid_argument("parallel.backend \"nccl\" needs a CUDA build of moe-train");
-  }
-  backend_name_ = "gloo";
+  const bool nccl = wants_nccl(backend);
+  backend_name_ = nccl ? "gloo + nccl" : "gloo";
   c10d::TCPStoreOptions options;
   options.port = static_cast<uint16_t>(layout.master_port);
   options.isServer = layout.rank == 0;
@@ -111,6 +156,7 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
     gloo->devices.push_back(gloo_device(layout));
     impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
         impl_->store, static_cast<int>(layout.rank), static_cast<int>(layout.world_size), gloo);
+    if (nccl) impl_->device_group = nccl_group(impl_->store, layout, timeout);
     c10d::TCPStoreOptions client = options;
     client.isServer = false;
     client.waitWorkers = false;
@@ -169,7 +215,7 @@ PendingWork ProcessGroup::all_reduce_sum_async(at::Tensor& t) {
   c10d::AllreduceOptions o;
   o.reduceOp = c10d::ReduceOp::SUM;
   o.timeout = timeout_;
-  return started(hold(impl_->group->allreduce(tensors, o)), "all_reduce");
+  return started(hold(impl_->for_tensor(t).allreduce(tensors, o)), "all_reduce");
 }
 
 void ProcessGroup::all_reduce_sum(at::Tensor& t) {
@@ -182,7 +228,7 @@ void ProcessGroup::all_reduce_max(at::Tensor& t) {
   c10d::AllreduceOptions o;
   o.reduceOp = c10d::ReduceOp::MAX;
   o.timeout = timeout_;
-  started(hold(impl_->group->allreduce(tensors, o)), "all_reduce(max)").wait();
+  started(hold(impl_->for_tensor(t).allreduce(tensors, o)), "all_reduce(max)").wait();
 }
 
 at::Tensor ProcessGroup::all_gather(const at::Tensor& t) {
@@ -196,7 +242,7 @@ at::Tensor ProcessGroup::all_gather(const at::Tensor& t) {
   std::vector<at::Tensor> inputs{in};
   c10d::AllgatherOptions o;
   o.timeout = timeout_;
-  started(hold(impl_->group->allgather(outputs, inputs, o)), "all_gather").wait();
+  started(hold(impl_->for_tensor(in).allgather(outputs, inputs, o)), "all_gather").wait();
   return result;
 }
 
@@ -211,8 +257,9 @@ PendingWork ProcessGroup::all_to_all_async(const at::Tensor& in, at::Tensor& out
   auto input = in;
   c10d::AllToAllOptions o;
   o.timeout = timeout_;
-  return started(hold(impl_->group->alltoall_base(out, input, equal_splits, equal_splits, o)),
-                 "all_to_all");
+  return started(
+      hold(impl_->for_tensor(input).alltoall_base(out, input, equal_splits, equal_splits, o)),
+      "all_to_all");
 }
 
 at::Tensor ProcessGroup::all_to_all(const at::Tensor& in) {
@@ -228,7 +275,7 @@ void ProcessGroup::broadcast(at::Tensor& t, int64_t root) {
   c10d::BroadcastOptions o;
   o.rootRank = root;
   o.timeout = timeout_;
-  started(hold(impl_->group->broadcast(tensors, o)), "broadcast").wait();
+  started(hold(impl_->for_tensor(t).broadcast(tensors, o)), "broadcast").wait();
 }
 
 void ProcessGroup::barrier() {

@@ -43,7 +43,17 @@ void ExpertsImpl::keep_part(const ExpertPartition& partition) {
 }
 
 at::Tensor ExpertsImpl::forward(const at::Tensor& d) {
-  return expert_ffn(d, ExpertWeights{fc1_w_, fc1_b_, fc2_w_, fc2_b_}, act_);
+  const auto w = weights();
+  return expert_ffn(d, ExpertWeights{w[0], w[1], w[2], w[3]}, act_);
+}
+
+std::vector<at::Tensor> ExpertsImpl::weights() const {
+  std::vector<at::Tensor> w{fc1_w_, fc1_b_, fc2_w_, fc2_b_};
+  if (!compute_dtype_) return w;
+  for (auto& t : w) {
+    if (t.defined()) t = t.to(*compute_dtype_);
+  }
+  return w;
 }
 
 }  // namespace moe

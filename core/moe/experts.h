@@ -25,11 +25,15 @@ class ExpertsImpl : public torch::nn::Module {
   void keep_part(const ExpertPartition& partition);
   int64_t experts() const { return fc1_w_.size(0); }
   Activation activation() const { return act_; }
-  // fc1_w, fc1_b, fc2_w, fc2_b (biases undefined when absent).
-  std::vector<at::Tensor> weights() const { return {fc1_w_, fc1_b_, fc2_w_, fc2_b_}; }
+  // fc1_w, fc1_b, fc2_w, fc2_b (biases undefined when absent), in the compute dtype when one is
+  // set (a differentiable cast: gradients reach the parameters in their own dtype).
+  std::vector<at::Tensor> weights() const;
+  // The dtype the expert GEMMs run in (undefined: the parameters' own); see ComputeDtypeScope.
+  void set_compute_dtype(c10::optional<at::ScalarType> dtype) { compute_dtype_ = dtype; }
 
  private:
   Activation act_;
+  c10::optional<at::ScalarType> compute_dtype_;
   at::Tensor fc1_w_, fc2_w_, fc1_b_, fc2_b_;
 };
 TORCH_MODULE(Experts);

@@ -10,6 +10,7 @@
 #include "moe/aux_losses.h"
 #include "moe/dispatch_function.h"
 #include "moe/group_routing.h"
+#include "runtime/autocast.h"
 #include "telemetry/phase_timer.h"
 
 namespace moe {
@@ -121,6 +122,7 @@ LayerLoad MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const
 }
 
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
+  if (x.is_cuda() && cuda_autocast_enabled()) return forward_cuda_autocast(x);
   if (!at::autocast::is_cpu_enabled()) return forward_in_dtype(x);
   // Under CPU autocast (train.amp) the layer runs in its parameters' dtype: its autograd ops and
   // kernels expect one dtype throughout, which autocast's bfloat16 GEMMs inside them would break.
@@ -132,11 +134,28 @@ MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
   return forward_in_dtype(x.to(experts_->parameters().front().scalar_type()));
 }
 
-MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
+// Autocast's casts inside the layer's own autograd functions would mix dtypes, so it is off
+// inside and the layer casts what it computes in bfloat16 itself.
+MoeOutput MoeLayerImpl::forward_cuda_autocast(const at::Tensor& x) {
+  set_cuda_autocast(false, at::kBFloat16);
+  experts_->set_compute_dtype(at::kBFloat16);
+  struct Restore {
+    ExpertsImpl& experts;
+    ~Restore() {
+      experts.set_compute_dtype(c10::nullopt);
+      set_cuda_autocast(true, at::kBFloat16);
+    }
+  } restore{*experts_};
+  return forward_in_dtype(x, at::kBFloat16);
+}
+
+MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
+                                         c10::optional<at::ScalarType> compute) {
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
               "] input, got ", x.sizes());
-  auto tokens = x.reshape({-1, model_dim_});
-  const auto r = route(tokens, x.scalar_type());
+  const auto gate_tokens = x.reshape({-1, model_dim_});
+  const auto r = route(gate_tokens, compute.value_or(x.scalar_type()));
+  const auto tokens = compute ? gate_tokens.to(*compute) : gate_tokens;
   // postscore weights the combine, prescore the dispatch (docs/ROUTING.md, "Dispatch, experts,
   // combine").
   const at::Tensor dispatch_w = config_.postscore ? at::Tensor() : r.gates;
@@ -153,7 +172,7 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x) {
   }
 
   MoeOutput result;
-  result.output = out.reshape(x.sizes());
+  result.output = out.reshape(x.sizes()).to(x.scalar_type());
   result.l_aux = auxiliary_loss(r.logits, r.noisy, r.scores, r.plan);
   result.z_loss = router_z_loss(r.logits);
   result.stats = load_stats(r, result);

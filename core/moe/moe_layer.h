@@ -27,8 +27,10 @@ class MoeLayerImpl : public torch::nn::Module {
   // alignment: capacity is rounded up to a multiple of it (expert sharding x overlap degree).
   MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config, int64_t alignment = 1);
 
-  // x [..., model_dim] in float32, float64 or bfloat16. Under CPU autocast the layer runs in
-  // its parameters' dtype (x is converted).
+  // x [..., model_dim] in float32, float64, float16 or bfloat16. Under CPU autocast the layer
+  // runs in its parameters' dtype (x is converted); under CUDA autocast (train.amp on a GPU) the
+  // gate stays in x's dtype and dispatch, expert GEMMs and combine run in bfloat16, the output
+  // coming back in x's dtype.
   MoeOutput forward(const at::Tensor& x);
 
   // Aux-loss-free balancing (docs/ROUTING.md, "Aux-loss-free bias balancing"): call after each
@@ -59,7 +61,9 @@ class MoeLayerImpl : public torch::nn::Module {
     at::Tensor gates;  // [k, N] in the data dtype, normalised when asked
     RoutingPlan plan;
   };
-  MoeOutput forward_in_dtype(const at::Tensor& x);
+  // The layer with tokens, gates and experts in `compute` (x's dtype when undefined).
+  MoeOutput forward_in_dtype(const at::Tensor& x, c10::optional<at::ScalarType> compute = {});
+  MoeOutput forward_cuda_autocast(const at::Tensor& x);
   Routing route(const at::Tensor& tokens, at::ScalarType dtype);
   LayerLoad load_stats(const Routing& r, const MoeOutput& out) const;
   // randn like logits; across ranks, this rank's rows of the group's noise.

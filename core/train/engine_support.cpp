@@ -4,35 +4,30 @@
 #include <thread>
 
 #include "protocol/parallel_layout.h"
+#include "runtime/device.h"
 
 namespace moe::train {
 
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
                                                       int64_t world) {
   std::vector<protocol::ConfigProblem> problems = protocol::layout_problems(config, world);
-  // This build's kernels are CPU only (a CUDA backend comes with a CUDA LibTorch build).
-  if (config.train.device == "cuda") {
-    problems.push_back(
-        {"/train/device", "\"cuda\" is not available: this moe-train is a CPU-only build"});
+  const std::string why_not_cuda = cuda_unavailable_reason();
+  if (config.train.device == "cuda" && !why_not_cuda.empty()) {
+    problems.push_back({"/train/device", "\"cuda\" is not available: " + why_not_cuda});
   }
-  if (config.train.dtype == "float16" && !cuda_build()) {
-    problems.push_back({"/train/dtype",
-                        "\"float16\" needs CUDA (with dynamic loss scaling); this moe-train is a "
-                        "CPU-only build: use \"bfloat16\" or \"float32\" with train.amp"});
+  if (config.train.dtype == "float16" && resolved_device(config) != "cuda") {
+    problems.push_back(
+        {"/train/dtype",
+         "\"float16\" trains on CUDA only (with dynamic loss scaling), and " +
+             (why_not_cuda.empty() ? std::string("train.device is \"cpu\"") : why_not_cuda) +
+             ": use \"bfloat16\" or \"float32\" with train.amp"});
   }
   return problems;
 }
 
-bool cuda_build() {
-#ifdef MOE_ENGINE_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
-
 std::string resolved_device(const protocol::RunConfig& config) {
-  return config.train.device == "auto" ? "cpu" : config.train.device;
+  if (config.train.device != "auto") return config.train.device;
+  return cuda_unavailable_reason().empty() ? "cuda" : "cpu";
 }
 
 int resolved_threads(const protocol::RunConfig& config, int64_t local_ranks) {

@@ -14,10 +14,8 @@ namespace moe::train {
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
                                                       int64_t world);
 
-// Whether this engine was built with CUDA (MOE_ENGINE_CUDA): float16 training needs it.
-bool cuda_build();
-
-// "cpu" or "cuda" for train.device "auto".
+// train.device resolved: "auto" is "cuda" where CUDA can be used here (runtime/device.h), else
+// "cpu".
 std::string resolved_device(const protocol::RunConfig& config);
 
 // The intra-op threads train.threads asks for (0 = this rank's share of the cores: cores / ranks on

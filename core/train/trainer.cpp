@@ -8,8 +8,10 @@
 
 #include <torch/version.h>
 
+#include "data/on_device.h"
 #include "data/rank_slice.h"
 #include "moe_kernels/backend.h"
+#include "runtime/device.h"
 #include "runtime/error_text.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
@@ -78,15 +80,18 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   // weights are those of a single process, whatever the number of ranks.
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   model_ = model::make_model(config_);
+  device_ = compute_device(resolved_device(config_), group_.local_rank());
+  model_->to(device_);
   model_->train();
   counts_ = model_->parameter_counts();
   parts_ = distribute_model(*model_, group_, config_.parallel);
   gradients_ =
       std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split, parts_.split_copies);
   optimizer_ = make_optimizer(config_.train, parts_.parameters);
-  data_ =
+  data_ = data::on_device(
       data::rank_slice(data::prefetch(data::make_batch_source(config_), config_.train.batch_size),
-                       group_.rank(), group_.world_size());
+                       group_.rank(), group_.world_size()),
+      device_);
   hosts_ = gather_hosts(group_, host_name());
   amp_ = config_.train.amp && config_.train.dtype == "float32";
   if (config_.train.dtype == "float16") scaler_.emplace();
@@ -178,7 +183,7 @@ void Trainer::train_step(int64_t step) {
     model::ModelOutput out;
     {
       TraceSpan forward("forward");
-      AutocastScope autocast(amp_);
+      AutocastScope autocast(amp_, device_);
       out = model_->forward(batch);
     }
     at::Tensor loss = out.task_loss;

@@ -86,7 +86,8 @@ class Trainer {
   std::optional<AdaptiveRChooser> adaptive_r_;
   std::vector<std::string> hosts_;
   std::unique_ptr<Optimizer> optimizer_;
-  std::unique_ptr<data::BatchSource> data_;
+  std::unique_ptr<data::BatchSource> data_;  // batches arrive on device_
+  at::Device device_ = at::kCPU;             // where the model computes (runtime/device.h)
   std::unique_ptr<TraceRecorder> trace_;
   bool amp_ = false;
   std::optional<LossScaler> scaler_;  // train.dtype "float16" only

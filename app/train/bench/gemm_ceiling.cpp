@@ -6,7 +6,7 @@
 namespace moe::train {
 
 ExpertGemms::ExpertGemms(const ExpertShape& s) {
-  auto opt = at::TensorOptions().dtype(s.dtype);
+  auto opt = at::TensorOptions().dtype(s.dtype).device(s.device);
   d_ = at::randn({s.experts, s.capacity, s.model_dim}, opt);
   w1t_ = at::randn({s.experts, s.model_dim, s.hidden}, opt);
   w2_ = at::randn({s.experts, s.hidden, s.model_dim}, opt);

@@ -14,6 +14,7 @@ namespace moe::train {
 struct ExpertShape {
   int64_t experts, capacity, model_dim, hidden;
   at::ScalarType dtype;
+  at::Device device = at::kCPU;
 };
 
 struct GemmCeiling {

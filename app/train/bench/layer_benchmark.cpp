@@ -7,19 +7,32 @@
 #include "moe/moe_layer.h"
 #include "moe_kernels/backend.h"
 #include "protocol/expert_flops.h"
+#include "runtime/device.h"
 #include "telemetry/phase_timer.h"
+#include "train/engine_support.h"
 #include "train/input_error.h"
 
 namespace moe::train {
 
 namespace {
 
-at::ScalarType bench_dtype(const std::string& name) {
+at::ScalarType bench_dtype(const std::string& name, const at::Device& device) {
   if (name == "float32") return at::kFloat;
   if (name == "float64") return at::kDouble;
   if (name == "bfloat16") return at::kBFloat16;
-  throw InputError(
-      "train.dtype: the CPU layer benchmark supports float32, float64 and bfloat16, got " + name);
+  if (name == "float16" && device.is_cuda()) return at::kHalf;
+  throw InputError("train.dtype: the layer benchmark supports float32, float64 and bfloat16" +
+                   std::string(device.is_cuda() ? " and float16" : " (float16 on CUDA)") +
+                   ", got " + name);
+}
+
+// fn, then a wait for the device: the rounds' host clock then times the device's work.
+std::function<void()> synchronized(std::function<void()> fn, const at::Device& device) {
+  if (device.is_cpu()) return fn;
+  return [fn = std::move(fn), device] {
+    fn();
+    synchronize(device);
+  };
 }
 
 // Routing variants the naive GShard formulation does not implement. Gate noise is fine: the
@@ -65,7 +78,8 @@ double phase_or_zero(const std::map<std::string, double>& phases, const std::str
 
 LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
                                  const LayerBenchOptions& options) {
-  const auto dtype = bench_dtype(config.train.dtype);
+  const at::Device device = compute_device(resolved_device(config), 0);
+  const auto dtype = bench_dtype(config.train.dtype, device);
   torch::manual_seed(config.seed);
   LayerBenchResult r;
   const int64_t M = config.model.dim, H = config.moe.hidden;
@@ -73,13 +87,14 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.top_k = std::min(config.moe.top_k, config.moe.experts);
 
   MoeLayer layer(M, config.moe);
-  layer->to(dtype);
+  layer->to(device, dtype);
   layer->train();
-  auto x = at::randn({r.tokens, M}, at::TensorOptions().dtype(dtype)).set_requires_grad(true);
+  auto x = at::randn({r.tokens, M}, at::TensorOptions().dtype(dtype).device(device))
+               .set_requires_grad(true);
   auto grad_out = at::randn_like(x);
   r.capacity = layer->forward(x).stats.capacity;
 
-  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype});
+  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype, device});
   auto candidates = candidate_thread_configs();
   if (options.blas_threads > 0 && blas_threads_controllable()) {
     candidates = {ThreadConfig{1, options.blas_threads}};
@@ -91,19 +106,22 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.kernel_threads = kernels::cpu_backend().threads();
   {
     torch::NoGradGuard no_grad;
-    r.forward_ms = median_ms(options.timing, [&] { layer->forward(x); });
+    r.forward_ms = median_ms(options.timing, synchronized([&] { layer->forward(x); }, device));
   }
 
   // Ceiling, layer and (optionally) the naive baseline, once each per round.
   std::vector<std::map<std::string, double>> phases;
-  std::vector<std::function<void()>> fns{[&] { gemms.train_step(); },
-                                         TrainStep{*layer, x, grad_out, phases}};
+  std::vector<std::function<void()>> fns{
+      synchronized([&] { gemms.train_step(); }, device),
+      synchronized(TrainStep{*layer, x, grad_out, phases}, device)};
   if (options.naive) {
-    fns.push_back([&] {
-      auto out = naive_moe_forward(*layer, x).output;
-      torch::autograd::backward({out}, {grad_out});
-      clear_grads(*layer, x);
-    });
+    fns.push_back(synchronized(
+        [&] {
+          auto out = naive_moe_forward(*layer, x).output;
+          torch::autograd::backward({out}, {grad_out});
+          clear_grads(*layer, x);
+        },
+        device));
   }
   // The naive baseline takes seconds a run: one warm-up run is enough for it.
   const Rounds rounds(
