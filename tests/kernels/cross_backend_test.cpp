@@ -93,31 +93,17 @@ TEST_P(CrossBackendTest, RoutingSameAsCpu) {
   expect_same_routing<double>(be(), 12);
 }
 
-// Runs the four dispatch/combine ops on one backend; outputs start as poison.
+// Random inputs of one case and the four ops' results on `be`.
 template <typename T>
-struct Outputs {
-  std::vector<T> D, out, gx, gg, gY, gg2;
-};
-
-template <typename T>
-Outputs<T> run_dispatch(const Backend& be, const Case& c, const Routing& r, bool gated,
-                        std::mt19937& rng) {
+DispatchResults<T> run_dispatch(const Backend& be, const Case& c, const Routing& r, bool gated,
+                                std::mt19937& rng) {
   const RoutingView v{r.idx.data(), r.loc.data(), r.map.data(), c.N, c.E, c.k, r.C};
   const size_t nm = static_cast<size_t>(c.N * c.M), ecm = static_cast<size_t>(c.E * r.C * c.M),
                kn = static_cast<size_t>(c.k * c.N);
   const auto x = random_vector<T>(nm, rng), Y = random_vector<T>(ecm, rng),
              gout = random_vector<T>(nm, rng), gD = random_vector<T>(ecm, rng),
              g = random_vector<T>(kn, rng, -1.0, 1.0);
-  const T* gates = gated ? g.data() : nullptr;
-  Outputs<T> o{std::vector<T>(ecm, poison<T>()), std::vector<T>(nm, poison<T>()),
-               std::vector<T>(nm, poison<T>()),  std::vector<T>(kn, poison<T>()),
-               std::vector<T>(ecm, poison<T>()), std::vector<T>(kn, poison<T>())};
-  const auto& ops = be.ops<T>();
-  ops.dispatch_forward(v, x.data(), gates, c.M, o.D.data());
-  ops.combine_forward(v, Y.data(), gates, c.M, o.out.data());
-  ops.dispatch_backward(v, gD.data(), x.data(), gates, c.M, o.gx.data(), o.gg.data());
-  ops.combine_backward(v, gout.data(), Y.data(), gates, c.M, o.gY.data(), o.gg2.data());
-  return o;
+  return run_dispatch_ops(be, v, x, Y, gD, gout, gated ? g.data() : nullptr, c.M);
 }
 
 template <typename T>
@@ -131,12 +117,7 @@ void expect_same_dispatch(const Backend& be) {
       const auto got = run_dispatch<T>(be, c, r, gated, rng_be);
       const std::string what = std::string(c.what) + " " + type_name<T>() +
                                (gated ? " gated" : " unweighted") + " M=" + std::to_string(c.M);
-      EXPECT_TRUE(same_bits(got.D, want.D)) << what << " dispatch_forward";
-      EXPECT_TRUE(same_bits(got.out, want.out)) << what << " combine_forward";
-      EXPECT_TRUE(same_bits(got.gx, want.gx)) << what << " dispatch_backward grad_x";
-      EXPECT_TRUE(same_bits(got.gg, want.gg)) << what << " dispatch_backward grad_gates";
-      EXPECT_TRUE(same_bits(got.gY, want.gY)) << what << " combine_backward grad_buffer";
-      EXPECT_TRUE(same_bits(got.gg2, want.gg2)) << what << " combine_backward grad_gates";
+      expect_same_bits(got, want, what);
     }
   }
 }

@@ -254,7 +254,6 @@ TEST_P(DispatchBackendTest, BackwardMatchesFiniteDifferences) {
 // reduced across threads).
 template <typename T>
 void check_thread_determinism(const Backend& be) {
-  const auto& ops = be.ops<T>();
   std::mt19937 rng(4242);
   const Shape s{20000, 16, 4, 64, 0.8, true};
   const ref::Routing r = make_routing(s, rng);
@@ -269,7 +268,7 @@ void check_thread_determinism(const Backend& be) {
   struct Outputs {
     std::vector<int32_t> idx, loc;
     std::vector<int64_t> counts, map;
-    std::vector<T> D, out, gx, gg, gY, gg2;
+    DispatchResults<T> dispatch;
   };
   auto run = [&](int threads) {
     be.set_threads(threads);
@@ -281,16 +280,7 @@ void check_thread_determinism(const Backend& be) {
     be.slot_locations(o.idx.data(), s.N, s.E, s.k, nullptr, o.loc.data(), o.counts.data());
     o.map.resize(static_cast<size_t>(s.E * r.C));
     be.build_slot_map(o.idx.data(), o.loc.data(), s.N, s.E, s.k, r.C, o.map.data());
-    o.D.resize(ecm);
-    ops.dispatch_forward(v, x.data(), g.data(), s.M, o.D.data());
-    o.out.resize(nm);
-    ops.combine_forward(v, Y.data(), g.data(), s.M, o.out.data());
-    o.gx.resize(nm);
-    o.gg.resize(kn);
-    ops.dispatch_backward(v, o.D.data(), x.data(), g.data(), s.M, o.gx.data(), o.gg.data());
-    o.gY.resize(ecm);
-    o.gg2.resize(kn);
-    ops.combine_backward(v, o.out.data(), Y.data(), g.data(), s.M, o.gY.data(), o.gg2.data());
+    o.dispatch = run_dispatch_ops(be, v, x, Y, Y, x, g.data(), s.M);
     return o;
   };
   const Outputs one = run(1);
@@ -301,12 +291,7 @@ void check_thread_determinism(const Backend& be) {
     EXPECT_TRUE(same_bits(one.loc, many.loc)) << what << " loc";
     EXPECT_TRUE(same_bits(one.counts, many.counts)) << what << " counts";
     EXPECT_TRUE(same_bits(one.map, many.map)) << what << " slot_map";
-    EXPECT_TRUE(same_bits(one.D, many.D)) << what << " dispatch_forward";
-    EXPECT_TRUE(same_bits(one.out, many.out)) << what << " combine_forward";
-    EXPECT_TRUE(same_bits(one.gx, many.gx)) << what << " dispatch_backward grad_x";
-    EXPECT_TRUE(same_bits(one.gg, many.gg)) << what << " dispatch_backward grad_gates";
-    EXPECT_TRUE(same_bits(one.gY, many.gY)) << what << " combine_backward grad_buffer";
-    EXPECT_TRUE(same_bits(one.gg2, many.gg2)) << what << " combine_backward grad_gates";
+    expect_same_bits(many.dispatch, one.dispatch, what);
   }
 }
 

@@ -122,4 +122,39 @@ struct Tolerance<float16> {
   static constexpr double rtol = 1.0 / 1024, dot_atol_per_elem = 1e-6;
 };
 
+// The four dispatch/combine results of one backend; outputs start as poison.
+template <typename T>
+struct DispatchResults {
+  std::vector<T> D, out, gx, gg, gY, gg2;
+};
+
+// Runs dispatch and combine forward and backward on `be` (grad_D [E, C, M], grad_out [N, M]).
+template <typename T>
+DispatchResults<T> run_dispatch_ops(const Backend& be, const RoutingView& v,
+                                    const std::vector<T>& x, const std::vector<T>& Y,
+                                    const std::vector<T>& grad_D, const std::vector<T>& grad_out,
+                                    const T* gates, int64_t M) {
+  const size_t nm = x.size(), ecm = Y.size(), kn = static_cast<size_t>(v.k * v.N);
+  DispatchResults<T> o{std::vector<T>(ecm, poison<T>()), std::vector<T>(nm, poison<T>()),
+                       std::vector<T>(nm, poison<T>()),  std::vector<T>(kn, poison<T>()),
+                       std::vector<T>(ecm, poison<T>()), std::vector<T>(kn, poison<T>())};
+  const auto& ops = be.ops<T>();
+  ops.dispatch_forward(v, x.data(), gates, M, o.D.data());
+  ops.combine_forward(v, Y.data(), gates, M, o.out.data());
+  ops.dispatch_backward(v, grad_D.data(), x.data(), gates, M, o.gx.data(), o.gg.data());
+  ops.combine_backward(v, grad_out.data(), Y.data(), gates, M, o.gY.data(), o.gg2.data());
+  return o;
+}
+
+template <typename T>
+void expect_same_bits(const DispatchResults<T>& got, const DispatchResults<T>& want,
+                      const std::string& what) {
+  EXPECT_TRUE(same_bits(got.D, want.D)) << what << " dispatch_forward";
+  EXPECT_TRUE(same_bits(got.out, want.out)) << what << " combine_forward";
+  EXPECT_TRUE(same_bits(got.gx, want.gx)) << what << " dispatch_backward grad_x";
+  EXPECT_TRUE(same_bits(got.gg, want.gg)) << what << " dispatch_backward grad_gates";
+  EXPECT_TRUE(same_bits(got.gY, want.gY)) << what << " combine_backward grad_buffer";
+  EXPECT_TRUE(same_bits(got.gg2, want.gg2)) << what << " combine_backward grad_gates";
+}
+
 }  // namespace moe::kernels::test
