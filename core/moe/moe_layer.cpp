@@ -90,6 +90,10 @@ MoeLayerImpl::Routing MoeLayerImpl::route(const at::Tensor& tokens, at::ScalarTy
   r.scores = at::softmax(r.noisy, 1);
   RoutingOptions options{config_.top_k, config_.capacity_factor, config_.batch_prioritized_routing,
                          alignment_, placement_.slot_alignment()};
+  // The bias lives where the layer computes (not a buffer, so Module::to does not move it).
+  if (config_.bias_balancing.enabled && selection_bias_.device() != r.scores.device()) {
+    selection_bias_ = selection_bias_.to(r.scores.device());
+  }
   at::Tensor bias = config_.bias_balancing.enabled ? selection_bias_ : at::Tensor();
   r.plan = group() && !group()->is_single()
                ? make_group_routing_plan(r.scores, bias, options, *group())
