@@ -3,6 +3,11 @@
 # never pass its tests with a part silently left out. Parts are left out only on request:
 #   -DMOE_BUILD_ENGINE=OFF  a GUI-only tree (no LibTorch: no moe_core, moe-train or their tests)
 #   -DMOE_BUILD_GUI=OFF     an engine-only tree (no Qt: no moe_ui, moe-studio or their tests)
+#   -DMOE_DEVICE_CHECKS_ONLY=ON  (default OFF; needs -DMOE_BUILD_GUI=OFF) the build of
+#        tests/gpu/run-device-checks.sh on a GPU machine that has none of our Debian packages:
+#        the engine, the kernels and tests/gpu only, so of the test dependencies only GoogleTest
+#        is required (no GoogleMock, Google Benchmark, data set, Open MPI, Slurm or munge).
+#        tests/gpu/fetch-device-deps.sh downloads the few packages that build still needs.
 
 # moe_require(NAME DEBIAN_PACKAGE [find_package arguments...]): find_package or fail naming the
 # package.
@@ -21,6 +26,13 @@ function(moe_require_file what package path)
   endif()
 endfunction()
 
+option(MOE_DEVICE_CHECKS_ONLY
+  "Build only what tests/gpu/run-device-checks.sh needs (engine, kernels, tests/gpu)" OFF)
+if(MOE_DEVICE_CHECKS_ONLY AND (MOE_BUILD_GUI OR NOT MOE_BUILD_ENGINE OR NOT MOE_BUILD_TESTS))
+  message(FATAL_ERROR "MOE_DEVICE_CHECKS_ONLY=ON builds the engine and the GPU tests, no GUI: "
+    "configure with -DMOE_BUILD_GUI=OFF (and MOE_BUILD_ENGINE, MOE_BUILD_TESTS on)")
+endif()
+
 moe_require(nlohmann_json nlohmann-json3-dev 3)
 find_package(Threads REQUIRED)  # the C library's pthreads
 
@@ -28,8 +40,9 @@ if(MOE_BUILD_ENGINE)
   moe_require(Torch libtorch-dev)
   moe_require(CLI11 libcli11-dev)
   moe_require(ZLIB zlib1g-dev)
-  # c10d's Gloo process group (multi-process runs) compiles against Gloo's headers.
-  find_path(MOE_GLOO_INCLUDE_DIR gloo/config.h)
+  # c10d's Gloo process group (multi-process runs) compiles against Gloo's headers; a pip
+  # LibTorch ships them among its own headers.
+  find_path(MOE_GLOO_INCLUDE_DIR gloo/config.h HINTS ${TORCH_INCLUDE_DIRS})
   if(NOT MOE_GLOO_INCLUDE_DIR)
     message(FATAL_ERROR "Gloo headers (gloo/config.h) not found: install libgloo-dev "
       "(packaging/install-deps.sh)")
@@ -47,6 +60,9 @@ endif()
 
 if(MOE_BUILD_TESTS)
   moe_require(GTest libgtest-dev)
+endif()
+# The device checks build tests/gpu only: GoogleTest is all they need of the rest.
+if(MOE_BUILD_TESTS AND NOT MOE_DEVICE_CHECKS_ONLY)
   find_path(MOE_GMOCK_INCLUDE_DIR gmock/gmock.h)
   if(NOT MOE_GMOCK_INCLUDE_DIR OR NOT TARGET GTest::gmock)
     message(FATAL_ERROR "GoogleMock not found: install libgmock-dev (packaging/install-deps.sh)")

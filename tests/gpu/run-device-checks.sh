@@ -3,8 +3,10 @@
 #
 # The checks that need an NVIDIA GPU, for a GPU machine without network access, in one go of at
 # most ~8 minutes including the build:
-#   1. configure a fresh engine-only build (Ninja, Release) against the CUDA LibTorch of the
-#      machine's Python (torch.utils.cmake_prefix_path), CUDA kernels for the GPU present;
+#   1. configure a fresh engine-only build (Ninja, Release, MOE_DEVICE_CHECKS_ONLY) against the
+#      CUDA LibTorch of the machine's Python (torch.utils.cmake_prefix_path), CUDA kernels for
+#      the GPU present; the Debian packages in .devdeps, if any, unpacked under the build folder
+#      and searched first, GoogleTest built from their sources;
 #   2. build kernel_tests_cuda, gpu_kernels_bench and moe-train;
 #   3. kernel_tests_cuda: the kernel suite on cpu, the host emulation and cuda (all must pass);
 #   4. gpu_kernels_bench: dispatch/combine GB/s against a device-to-device copy;
@@ -14,6 +16,13 @@
 # A failed step is reported and the script goes on. It prints a table (step, status, seconds,
 # result) and writes it to OUT_FILE, followed by the benchmark tables and the tail of the log of
 # each failed step. Exit status: 0 when every step that ran passed, 1 otherwise.
+#
+# The GPU machine lent to a session has no network and none of our Debian packages. Before
+# asking for it, download them here (Debian 12, apt) with tests/gpu/fetch-device-deps.sh, which
+# fills .devdeps (git-ignored, under 2 MiB); then one device `run` call with
+#   carry [".devdeps"], command "tests/gpu/run-device-checks.sh $OUT/device-checks.txt"
+# and a timeout_s of ~540 (the 480 s budget below and a margin) runs everything and
+# brings the report back. Without .devdeps the machine's own packages must do.
 #
 # Environment: BUILD_DIR (default build/device-checks, removed first), BUDGET_S (default 480),
 # PYTHON (default python3), CUDA_HOME (default /usr/local/cuda when nvcc is not on PATH),
@@ -121,11 +130,71 @@ else
 fi
 
 # --- 1. Configure ------------------------------------------------------------------------------
+# The Debian packages of .devdeps (tests/gpu/fetch-device-deps.sh) are unpacked under the build
+# folder, never into /, and come first in CMake's search path; GoogleTest is built from their
+# sources with this machine's compiler.
+prefix_path=()
+deps_root=$BUILD_DIR/devdeps/root
+gtest_prefix=$BUILD_DIR/devdeps/gtest
+# unpack_deb DEB: dpkg-deb where there is one, else the data archive straight out of the .deb.
+unpack_deb() {
+  if command -v dpkg-deb >/dev/null 2>&1; then
+    dpkg-deb -x "$1" "$deps_root"
+  else
+    ar p "$1" data.tar.xz | tar -xJ -C "$deps_root"
+  fi
+}
+debs=$(compgen -G "$ROOT/.devdeps/*.deb" | sort)
+if [ -n "$debs" ]; then
+  mkdir -p "$deps_root"
+  unpacked="" deps_rc=0
+  while read -r deb; do
+    if unpack_deb "$deb" >>"$LOGS/devdeps.log" 2>&1; then
+      unpacked+=" $(basename "$deb" | cut -d_ -f1)"
+    else
+      deps_rc=1
+      echo "could not unpack $deb" >>"$LOGS/devdeps.log"
+    fi
+  done <<<"$debs"
+  # A link to an absolute path (libz.so) points into this machine's /, not the unpacked root:
+  # without it the static library next to it is taken.
+  find "$deps_root" -type l -lname '/*' -delete
+  prefix_path+=("$deps_root/usr")
+  if [ "$deps_rc" -eq 0 ]; then
+    record devdeps PASS 0 "unpacked:$unpacked"
+  else
+    record devdeps FAIL 0 "unpacked:$unpacked; see logs/devdeps.log"
+  fi
+  googletest_src=$deps_root/usr/src/googletest
+  if [ -f "$googletest_src/CMakeLists.txt" ]; then
+    # CMAKE_POLICY_VERSION_MINIMUM: googletest 1.12 asks for CMake 3.5, which CMake 4 refuses.
+    # shellcheck disable=SC2016 # the inner bash expands its arguments
+    run_step gtest 120 bash -c 'cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DBUILD_GMOCK=OFF -DCMAKE_INSTALL_PREFIX="$3" -DCMAKE_INSTALL_LIBDIR=lib \
+      -DCMAKE_POLICY_VERSION_MINIMUM=3.5 && cmake --build "$2" && cmake --install "$2"' _ \
+      "$googletest_src" "$BUILD_DIR/devdeps/gtest-build" "$gtest_prefix"
+    if [ "$STEP_RC" -eq 0 ]; then
+      prefix_path=("$gtest_prefix" "${prefix_path[@]}")
+      record gtest PASS "$STEP_S" "GoogleTest built from .devdeps' sources into $gtest_prefix"
+    else
+      record gtest FAIL "$STEP_S" "$(why "$STEP_RC"); $(tail -1 "$LOGS/gtest.log")"
+    fi
+  fi
+else
+  record devdeps SKIP 0 "no .devdeps/*.deb: the machine's own packages only"
+fi
+
+# MOE_DEVICE_CHECKS_ONLY: the engine, the kernels and tests/gpu, without the other tests'
+# dependencies (Google Benchmark, Open MPI, Slurm, the data set), which the machine lacks.
 configure_args=(-S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
-  -DMOE_BUILD_GUI=OFF -DMOE_WITH_HIP=OFF -DMOE_WITH_CUDA=ON
+  -DMOE_BUILD_GUI=OFF -DMOE_DEVICE_CHECKS_ONLY=ON -DMOE_WITH_HIP=OFF -DMOE_WITH_CUDA=ON
   "-DMOE_CUDA_ARCHITECTURES=$cuda_arch")
 if [ -n "$torch_prefix" ]; then
-  configure_args+=("-DTorch_DIR=$torch_prefix/Torch" "-DCMAKE_PREFIX_PATH=$torch_prefix")
+  configure_args+=("-DTorch_DIR=$torch_prefix/Torch")
+  prefix_path+=("$torch_prefix")
+fi
+if [ ${#prefix_path[@]} -gt 0 ]; then
+  configure_args+=("-DCMAKE_PREFIX_PATH=$(IFS=';' && echo "${prefix_path[*]}")")
 fi
 [ -n "$nvcc_path" ] && configure_args+=("-DCMAKE_CUDA_COMPILER=$nvcc_path")
 [ -n "$CUDA_ROOT" ] && configure_args+=("-DCUDAToolkit_ROOT=$CUDA_ROOT")
