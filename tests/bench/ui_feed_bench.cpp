@@ -46,8 +46,8 @@
 #include "dashboard/phase_bins.h"
 #include "dashboard/phase_breakdown_plot.h"
 #include "dashboard/run_dashboard.h"
-#include "dashboard/telemetry_feed.h"
 #include "launch/local_run.h"  // run_dashboard.h's QPointer<LocalRun> needs the whole class
+#include "telemetry/telemetry_feed.h"
 #include "widgets/time_series_plot.h"
 
 namespace protocol = moe::protocol;

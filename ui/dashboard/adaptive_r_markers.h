@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/telemetry_protocol.h"
 
 class QCPItemStraightLine;
 class QCPItemText;

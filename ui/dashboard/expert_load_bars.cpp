@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {

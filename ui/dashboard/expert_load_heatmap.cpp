@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "dashboard/heatmap_style.h"
-#include "dashboard/run_series.h"
 #include "dashboard/step_heatmap.h"
+#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "dashboard/series_columns.h"
+#include "telemetry/series_columns.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "dashboard/heatmap_style.h"
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {
@@ -107,8 +107,7 @@ QString LayerLoadHeatmap::tooltipAt(double expert, double row) const {
 
 void LayerLoadHeatmap::showTooltip(QMouseEvent* event) {
   const QPointF at = event->position();
-  showPlotTooltip(this, event,
-                    tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
+  showPlotTooltip(this, event, tooltipAt(xAxis->pixelToCoord(at.x()), yAxis->pixelToCoord(at.y())));
 }
 
 }  // namespace moe::ui

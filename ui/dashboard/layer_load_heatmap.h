@@ -15,7 +15,7 @@
 
 #include <qcustomplot.h>
 
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui {
 

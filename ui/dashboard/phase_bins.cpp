@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui {
 

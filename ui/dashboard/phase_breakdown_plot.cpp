@@ -7,8 +7,8 @@
 #include <cmath>
 #include <functional>
 
-#include "dashboard/run_series.h"
 #include "dashboard/step_heatmap.h"
+#include "telemetry/run_series.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {

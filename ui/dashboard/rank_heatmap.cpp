@@ -6,8 +6,8 @@
 
 #include "dashboard/expert_load_heatmap.h"
 #include "dashboard/heatmap_style.h"
-#include "dashboard/run_series.h"
 #include "dashboard/step_heatmap.h"
+#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

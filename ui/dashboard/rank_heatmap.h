@@ -16,7 +16,7 @@
 
 #include <qcustomplot.h>
 
-#include "dashboard/series_columns.h"
+#include "telemetry/series_columns.h"
 
 namespace moe::ui {
 

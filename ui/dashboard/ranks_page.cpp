@@ -9,7 +9,7 @@
 
 #include "dashboard/adaptive_r_markers.h"
 #include "dashboard/rank_heatmap.h"
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 #include "widgets/plot_sync.h"

@@ -21,9 +21,9 @@
 #include "dashboard/routing_collapse.h"
 #include "dashboard/run_header.h"
 #include "dashboard/slow_rank.h"
-#include "dashboard/telemetry_feed.h"
 #include "dashboard/training_page.h"
 #include "launch/local_run.h"
+#include "telemetry/telemetry_feed.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_sync.h"
 

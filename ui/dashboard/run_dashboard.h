@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 
 class QLabel;
 class QPlainTextEdit;

@@ -3,7 +3,7 @@
 #include <QFile>
 
 #include "dashboard/run_dashboard.h"
-#include "dashboard/telemetry_feed.h"
+#include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
 

@@ -7,8 +7,8 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "dashboard/series_columns.h"
 #include "launch/local_run.h"
+#include "telemetry/series_columns.h"
 
 class QLabel;
 class QProgressBar;

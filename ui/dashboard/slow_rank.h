@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "dashboard/series_columns.h"
+#include "telemetry/series_columns.h"
 
 namespace moe::ui {
 

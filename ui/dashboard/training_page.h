@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include "dashboard/series_columns.h"
+#include "telemetry/series_columns.h"
 #include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
 

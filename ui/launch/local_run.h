@@ -25,9 +25,9 @@
 #include <memory>
 #include <utility>
 
-#include "dashboard/run_series.h"
-#include "dashboard/telemetry_feed.h"
 #include "launch/launch_spec.h"
+#include "telemetry/run_series.h"
+#include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
 

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {

@@ -9,9 +9,9 @@
 #include <QVBoxLayout>
 
 #include "dashboard/dashboard_controls.h"
-#include "dashboard/telemetry_feed.h"
 #include "runs/compare_metrics.h"
 #include "runs/config_diff_view.h"
+#include "telemetry/telemetry_feed.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 #include "widgets/time_series_plot.h"

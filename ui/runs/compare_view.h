@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 
 class QComboBox;
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "dashboard/telemetry_feed.h"
+#include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
 

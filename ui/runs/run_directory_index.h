@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dashboard/run_series.h"
 #include "runs/run_record.h"
+#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

@@ -9,7 +9,7 @@
 #include "dashboard/expert_load_bars.h"
 #include "dashboard/expert_load_heatmap.h"
 #include "dashboard/layer_load_heatmap.h"
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 
 using moe::ui::ExpertLoadBars;
 using moe::ui::ExpertLoadHeatmap;

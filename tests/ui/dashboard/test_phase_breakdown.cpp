@@ -7,7 +7,7 @@
 
 #include "dashboard/phase_bins.h"
 #include "dashboard/phase_breakdown_plot.h"
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 
 using moe::ui::PhaseBreakdownPlot;
 using moe::ui::RunSeries;

@@ -1,5 +1,6 @@
-// The Ranks page over replayed multi-process runs (data/ranks_2.jsonl, data/ranks_4.jsonl: 30
-// steps, one rank 30 % slower, two adaptive_r decisions) and over a single-process run.
+// The Ranks page over replayed multi-process runs (tests/ui/telemetry/data/ranks_2.jsonl and
+// ranks_4.jsonl: 30 steps, one rank 30 % slower, two adaptive_r decisions) and over a
+// single-process run.
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>

@@ -6,8 +6,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
-#include "dashboard/telemetry_feed.h"
 #include "launch/local_run.h"
+#include "telemetry/telemetry_feed.h"
 #include "temp_files.h"
 
 using moe::ui::LaunchSpec;

@@ -24,11 +24,11 @@
 #include "dashboard/ranks_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
-#include "dashboard/run_series.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "launch/local_run.h"
 #include "launch/run_manager.h"
+#include "telemetry/run_series.h"
 #include "widgets/time_series_plot.h"
 #include "window/main_window.h"
 

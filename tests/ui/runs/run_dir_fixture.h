@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::test {
 

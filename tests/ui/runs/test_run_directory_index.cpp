@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "dashboard/run_series.h"
 #include "run_dir_fixture.h"
 #include "runs/run_directory_index.h"
+#include "telemetry/run_series.h"
 
 using moe::test::FakeRun;
 using moe::test::writeRunDir;

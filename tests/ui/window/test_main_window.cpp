@@ -10,7 +10,6 @@
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/run_dashboard.h"
-#include "dashboard/run_series.h"
 #include "dashboard/training_page.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
@@ -18,6 +17,7 @@
 #include "launch/run_manager.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"
+#include "telemetry/run_series.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 

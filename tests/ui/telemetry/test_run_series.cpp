@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "dashboard/run_series.h"
-#include "dashboard/telemetry_feed.h"
+#include "telemetry/run_series.h"
+#include "telemetry/telemetry_feed.h"
 
 using moe::ui::LoadValue;
 using moe::ui::RunSeries;

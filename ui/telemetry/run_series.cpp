@@ -1,12 +1,12 @@
 // RunSeries, writer side: events into the series (run_series.h).
-#include "dashboard/run_series.h"
+#include "telemetry/run_series.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
-#include "dashboard/column_ops.h"
+#include "telemetry/column_ops.h"
 
 namespace moe::ui {
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "dashboard/column_ops.h"
-#include "dashboard/run_series.h"
+#include "telemetry/column_ops.h"
+#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

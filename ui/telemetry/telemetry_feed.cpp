@@ -1,4 +1,4 @@
-#include "dashboard/telemetry_feed.h"
+#include "telemetry/telemetry_feed.h"
 
 #include <QFile>
 #include <QMetaObject>
@@ -18,7 +18,7 @@ constexpr qint64 kFileChunk = 1 << 20;
 
 // Parses `bytes` into `series`; true if any event was applied.
 bool parseInto(protocol::TelemetryReader& reader, std::string_view bytes, bool end_of_stream,
-                RunSeries& series) {
+               RunSeries& series) {
   std::vector<protocol::TelemetryEvent> batch;
   bool applied = false;
   auto flush = [&] {
@@ -143,7 +143,7 @@ void TelemetryFeed::loadOnWorker(const QString& path, bool more_follows) {
 
 void TelemetryFeed::parseOnWorker(const char* data, qsizetype size, bool end_of_stream) {
   const bool applied = parseInto(reader_, std::string_view(data, static_cast<size_t>(size)),
-                                  end_of_stream, *series_);
+                                 end_of_stream, *series_);
   {
     std::lock_guard lock(mutex_);
     stats_.bytes += size;
@@ -199,7 +199,7 @@ bool TelemetryFeed::readFile(const QString& path, RunSeries* series, Stats* stat
   for (;;) {
     const QByteArray chunk = file.read(kFileChunk);
     parseInto(reader, std::string_view(chunk.constData(), static_cast<size_t>(chunk.size())),
-               chunk.isEmpty(), *series);
+              chunk.isEmpty(), *series);
     s.bytes += chunk.size();
     if (chunk.isEmpty()) break;
   }

@@ -1,10 +1,10 @@
-#include "dashboard/rank_store.h"
+#include "telemetry/rank_store.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "dashboard/column_ops.h"
+#include "telemetry/column_ops.h"
 
 namespace moe::ui::detail {
 

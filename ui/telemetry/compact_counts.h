@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dashboard/column_ops.h"
+#include "telemetry/column_ops.h"
 
 namespace moe::ui::detail {
 

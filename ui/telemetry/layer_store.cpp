@@ -1,4 +1,4 @@
-#include "dashboard/layer_store.h"
+#include "telemetry/layer_store.h"
 
 #include <algorithm>
 #include <cmath>

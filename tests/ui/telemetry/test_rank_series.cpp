@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "dashboard/run_series.h"
 #include "protocol/telemetry_reader.h"
+#include "telemetry/run_series.h"
 
 using moe::ui::RankColumns;
 using moe::ui::RunSeries;

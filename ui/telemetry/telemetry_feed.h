@@ -19,8 +19,8 @@
 #include <memory>
 #include <mutex>
 
-#include "dashboard/run_series.h"
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/run_series.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "dashboard/change_log.h"
-#include "dashboard/series_columns.h"
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/change_log.h"
+#include "telemetry/series_columns.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui::detail {
 

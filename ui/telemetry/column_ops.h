@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "dashboard/series_columns.h"
+#include "telemetry/series_columns.h"
 
 namespace moe::ui::detail {
 

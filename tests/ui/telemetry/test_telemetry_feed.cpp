@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "dashboard/run_series.h"
-#include "dashboard/telemetry_feed.h"
+#include "telemetry/run_series.h"
+#include "telemetry/telemetry_feed.h"
 
 using moe::ui::RunSeries;
 using moe::ui::TelemetryFeed;

@@ -1,4 +1,4 @@
-#include "dashboard/compact_counts.h"
+#include "telemetry/compact_counts.h"
 
 #include <algorithm>
 #include <cmath>

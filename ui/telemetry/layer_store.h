@@ -12,10 +12,10 @@
 #include <optional>
 #include <vector>
 
-#include "dashboard/change_log.h"
-#include "dashboard/compact_counts.h"
-#include "dashboard/series_columns.h"
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/change_log.h"
+#include "telemetry/compact_counts.h"
+#include "telemetry/series_columns.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui::detail {
 

@@ -27,11 +27,11 @@
 #include <utility>
 #include <vector>
 
-#include "dashboard/change_log.h"
-#include "dashboard/layer_store.h"
-#include "dashboard/rank_store.h"
-#include "dashboard/series_columns.h"
-#include "dashboard/telemetry_protocol.h"
+#include "telemetry/change_log.h"
+#include "telemetry/layer_store.h"
+#include "telemetry/rank_store.h"
+#include "telemetry/series_columns.h"
+#include "telemetry/telemetry_protocol.h"
 
 namespace moe::ui {
 
