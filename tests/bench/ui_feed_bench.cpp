@@ -46,7 +46,7 @@
 #include "dashboard/phase_bins.h"
 #include "dashboard/phase_breakdown_plot.h"
 #include "dashboard/run_dashboard.h"
-#include "launch/local_run.h"  // run_dashboard.h's QPointer<LocalRun> needs the whole class
+#include "launch/run.h"  // run_dashboard.h's QPointer<Run> needs the whole class
 #include "telemetry/telemetry_feed.h"
 #include "widgets/time_series_plot.h"
 

@@ -22,7 +22,7 @@
 #include "dashboard/run_header.h"
 #include "dashboard/slow_rank.h"
 #include "dashboard/training_page.h"
-#include "launch/local_run.h"
+#include "launch/run.h"
 #include "telemetry/telemetry_feed.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_sync.h"
@@ -37,15 +37,15 @@ constexpr qint64 kSlowViewsMs = 250;      // see refreshSlowViews()
 constexpr double kReadSliceRows = 10000;  // the first read of a long run, a slice at a time
 }  // namespace
 
-RunDashboard::RunDashboard(LocalRun* run, QWidget* parent)
+RunDashboard::RunDashboard(Run* run, QWidget* parent)
     : RunDashboard(run->series(), run, run->runDir(), parent) {
-  connect(run, &LocalRun::stderrReceived, this, &RunDashboard::appendLog);
-  connect(run, &LocalRun::finished, this, &RunDashboard::refresh);
-  connect(run, &LocalRun::stateChanged, this, [this] { emit titleChanged(title()); });
+  connect(run, &Run::stderrReceived, this, &RunDashboard::appendLog);
+  connect(run, &Run::finished, this, &RunDashboard::refresh);
+  connect(run, &Run::stateChanged, this, [this] { emit titleChanged(title()); });
   appendLog(run->stderrLines());
 }
 
-RunDashboard::RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
+RunDashboard::RunDashboard(std::shared_ptr<RunSeries> series, Run* run, const QString& run_dir,
                            QWidget* parent)
     : QWidget(parent), series_(std::move(series)), run_(run), run_dir_(run_dir) {
   sync_ = new PlotSync(this);
@@ -137,7 +137,7 @@ void RunDashboard::connectControls() {
   });
 }
 
-LocalRun* RunDashboard::run() const {
+Run* RunDashboard::run() const {
   return run_;
 }
 

@@ -5,7 +5,7 @@
 // Phases (where a step's time goes), Ranks (per-rank step times and waits of a multi-process
 // run), above the run's log.
 //
-// It draws a RunSeries: a live LocalRun's (not owned: closing the tab leaves the run going) or
+// It draws a RunSeries: a live Run's (not owned: closing the tab leaves the run going) or
 // one it replays from a run directory's metrics.jsonl (a finished run, or one copied from a
 // cluster). Redraws run on a ~25 fps timer and read only what changed since the last frame.
 #include <QElapsedTimer>
@@ -30,10 +30,10 @@ namespace moe::ui {
 class DashboardControls;
 class ImbalancePage;
 class LoadPage;
-class LocalRun;
 class PhaseBreakdownPlot;
 class PlotSync;
 class RanksPage;
+class Run;
 class RunHeader;
 class TelemetryFeed;
 class TrainingPage;
@@ -43,16 +43,16 @@ class RunDashboard : public QWidget {
 
  public:
   // A live run.
-  explicit RunDashboard(LocalRun* run, QWidget* parent = nullptr);
+  explicit RunDashboard(Run* run, QWidget* parent = nullptr);
   // A series fed by someone else (`run` may be null; `run_dir` names it in the header).
-  RunDashboard(std::shared_ptr<RunSeries> series, LocalRun* run, const QString& run_dir,
+  RunDashboard(std::shared_ptr<RunSeries> series, Run* run, const QString& run_dir,
                QWidget* parent = nullptr);
   // Replays `run_dir`/metrics.jsonl (loadFailed() when it cannot be read), then follows the
   // file while it has no run_end: a run still training elsewhere keeps moving.
   static RunDashboard* replay(const QString& run_dir, QWidget* parent = nullptr);
   ~RunDashboard() override;
 
-  LocalRun* run() const;
+  Run* run() const;
   QString runDir() const;
   std::shared_ptr<RunSeries> series() const { return series_; }
   QString title() const;
@@ -98,7 +98,7 @@ class RunDashboard : public QWidget {
   void followFile();
 
   std::shared_ptr<RunSeries> series_;
-  QPointer<LocalRun> run_;
+  QPointer<Run> run_;
   QString run_dir_;
   TelemetryFeed* replay_feed_ = nullptr;
 

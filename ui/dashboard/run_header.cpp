@@ -38,7 +38,7 @@ QString formatEndedProgress(qint64 step, qint64 total, double seconds) {
   return text;
 }
 
-RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
+RunHeader::RunHeader(Run* run, const QString& run_dir, QWidget* parent)
     : QWidget(parent), run_(run), run_dir_(run_dir) {
   title_ = new QLabel(this);
   QFont title_font = title_->font();
@@ -82,9 +82,9 @@ RunHeader::RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent)
   layout->addWidget(resume_);
 
   if (run) {
-    connect(run, &LocalRun::stateChanged, this, &RunHeader::showState);
-    connect(run, &LocalRun::progressChanged, this, &RunHeader::showProgress);
-    connect(cancel_, &QPushButton::clicked, run, &LocalRun::cancel);
+    connect(run, &Run::stateChanged, this, &RunHeader::showState);
+    connect(run, &Run::progressChanged, this, &RunHeader::showProgress);
+    connect(cancel_, &QPushButton::clicked, run, &Run::cancel);
     showState();
     if (run->step() > 0) showProgress(run->step(), run->totalSteps(), run->etaSeconds());
   } else {
@@ -107,17 +107,16 @@ void RunHeader::setStateText(const QString& text, const QString& colour, const Q
 
 void RunHeader::showState() {
   if (!run_) return;
-  title_->setText(run_->runId().isEmpty() ? QFileInfo(run_->spec().config_file).baseName()
-                                          : run_->runId());
-  const LocalRun::State s = run_->state();
+  title_->setText(run_->runId().isEmpty() ? run_->pendingName() : run_->runId());
+  const Run::State s = run_->state();
   QString text = run_->stateText();
   // A resume shows none of the earlier attempt's steps as its own until its process reports one.
-  if (s == LocalRun::State::Starting && run_->spec().resume && run_->step() == 0)
+  if (s == Run::State::Starting && run_->isResume() && run_->step() == 0)
     progress_->setFormat(tr("resuming from the newest checkpoint"));
   QString colour = "#374151";
-  if (s == LocalRun::State::Finished) colour = "#047857";
-  if (s == LocalRun::State::Cancelled) colour = "#92400e";
-  if (s == LocalRun::State::Failed) {
+  if (s == Run::State::Finished) colour = "#047857";
+  if (s == Run::State::Cancelled) colour = "#92400e";
+  if (s == Run::State::Failed) {
     colour = "#b91c1c";
     text += tr(" (exit %1): %2").arg(run_->exitCode()).arg(run_->errorText());
   }
@@ -125,7 +124,7 @@ void RunHeader::showState() {
   cancel_->setEnabled(run_->isActive());
   // The last progress report came while it ran, with an ETA that means nothing now.
   if (runEnded()) showProgress(run_->step(), run_->totalSteps(), -1);
-  offerResume(s == LocalRun::State::Cancelled || s == LocalRun::State::Failed);
+  offerResume(s == Run::State::Cancelled || s == Run::State::Failed);
 }
 
 void RunHeader::showEvals(const std::vector<protocol::EvalEvent>& evals) {
@@ -149,7 +148,7 @@ QString RunHeader::progressText() const {
 }
 
 bool RunHeader::runEnded() const {
-  return run_ && !run_->isActive() && run_->state() != LocalRun::State::NotStarted;
+  return run_ && !run_->isActive() && run_->state() != Run::State::NotStarted;
 }
 
 double RunHeader::runSeconds() const {
@@ -157,23 +156,16 @@ double RunHeader::runSeconds() const {
   return start.isValid() && end.isValid() ? start.msecsTo(end) / 1000.0 : -1;
 }
 
-bool RunHeader::hasCheckpoint(const QString& run_dir) {
-  const QDir checkpoints(run_dir + "/checkpoints");
-  for (const QString& name : checkpoints.entryList({"step-*"}, QDir::Dirs)) {
-    bool numbered = false;
-    name.mid(5).toLongLong(&numbered);  // step-N; a half-written one is .step-N.tmp-PID
-    if (numbered && QFileInfo::exists(checkpoints.filePath(name) + "/state.json")) return true;
-  }
-  return false;
-}
-
 // The checkpoint folder is listed when the run's ending changes, not on every redraw.
 void RunHeader::offerResume(bool stopped_early) {
   if (resume_checked_ && stopped_early == resume_checked_for_) return;
   resume_checked_ = true;
   resume_checked_for_ = stopped_early;
-  const QString dir = run_ ? run_->runDir() : run_dir_;
-  resume_->setVisible(stopped_early && !dir.isEmpty() && hasCheckpoint(dir));
+  if (run_) {
+    resume_->setVisible(run_->canResume());
+    return;
+  }
+  resume_->setVisible(stopped_early && !run_dir_.isEmpty() && hasCheckpoint(run_dir_));
 }
 
 void RunHeader::showProgress(qint64 step, qint64 total, double eta_seconds) {

@@ -1,13 +1,13 @@
 #pragma once
 // The strip above a run's dashboard: its name, its state (with the error and exit status when it
 // failed), the best eval accuracy when the run's evals report one, a progress bar with step /
-// total and, while the run goes on, its ETA, and Cancel. A live run (LocalRun) reports its own
+// total and, while the run goes on, its ETA, and Cancel. A live run (a Run) reports its own
 // state; once it ended the bar says how far it got and how long it ran. A replayed run
 // directory is described from its telemetry (run_end or not).
 #include <QPointer>
 #include <QWidget>
 
-#include "launch/local_run.h"
+#include "launch/run.h"
 #include "telemetry/series_columns.h"
 
 class QLabel;
@@ -21,7 +21,7 @@ class RunHeader : public QWidget {
 
  public:
   // `run` may be null: a replayed run directory, described by showRecord().
-  RunHeader(LocalRun* run, const QString& run_dir, QWidget* parent = nullptr);
+  RunHeader(Run* run, const QString& run_dir, QWidget* parent = nullptr);
 
   // For a replayed run: name, status and progress from its telemetry.
   void showRecord(const RunInfo& info, const std::optional<protocol::RunEndEvent>& end,
@@ -32,9 +32,6 @@ class RunHeader : public QWidget {
   QString accuracyText() const;
   // The progress bar's text: "step 12 / 100   ETA 4:05" while running.
   QString progressText() const;
-
-  // Whether `run_dir` holds a complete checkpoint to resume from (checkpoints/step-N/).
-  static bool hasCheckpoint(const QString& run_dir);
 
  signals:
   // Resume pressed: continue the run from its newest checkpoint.
@@ -49,10 +46,10 @@ class RunHeader : public QWidget {
   double runSeconds() const;
   void setStateText(const QString& text, const QString& colour, const QString& tooltip);
   // Resume is offered for a run that stopped early (cancelled, failed, or no run_end at all)
-  // and left a checkpoint.
+  // and left a checkpoint (a live run's canResume()).
   void offerResume(bool stopped_early);
 
-  QPointer<LocalRun> run_;
+  QPointer<Run> run_;
   QString run_dir_;
   QLabel* title_;
   QLabel* state_;

@@ -1,6 +1,7 @@
 #include "launch/local_run.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -22,8 +23,7 @@ constexpr size_t kEtaWindow = 32;               // recent step rows the ETA is t
 
 }  // namespace
 
-LocalRun::LocalRun(LaunchSpec spec, QObject* parent)
-    : QObject(parent), spec_(std::move(spec)), feed_(new TelemetryFeed(this)) {
+LocalRun::LocalRun(LaunchSpec spec, QObject* parent) : Run(parent), spec_(std::move(spec)) {
   grace_timer_.setSingleShot(true);
   connect(&grace_timer_, &QTimer::timeout, this, [this] {
     if (process_ && process_->state() != QProcess::NotRunning) {
@@ -31,10 +31,10 @@ LocalRun::LocalRun(LaunchSpec spec, QObject* parent)
       kill();
     }
   });
-  connect(feed_, &TelemetryFeed::changed, this, &LocalRun::onTelemetryChanged);
-  connect(feed_, &TelemetryFeed::finished, this, &LocalRun::onFeedFinished);
+  connect(feed(), &TelemetryFeed::changed, this, &LocalRun::onTelemetryChanged);
+  connect(feed(), &TelemetryFeed::finished, this, &LocalRun::onFeedFinished);
   connect(&history_, &QFutureWatcher<void>::finished, this, [this] {
-    history_version_ = feed_->series()->version();
+    history_version_ = series()->version();
     if (cancel_requested_) {  // cancelled while the history was read: nothing was started
       ended_at_ = QDateTime::currentDateTime();
       setState(State::Cancelled);
@@ -60,27 +60,8 @@ LocalRun::~LocalRun() {
   }
 }
 
-QString LocalRun::stateName(State state) {
-  switch (state) {
-    case State::NotStarted:
-      return tr("not started");
-    case State::Starting:
-      return tr("starting");
-    case State::Running:
-      return tr("running");
-    case State::Finished:
-      return tr("finished");
-    case State::Failed:
-      return tr("failed");
-    case State::Cancelled:
-      return tr("cancelled");
-  }
-  return {};
-}
-
-QString LocalRun::stateText() const {
-  if (state_ == State::Starting && spec_.resume) return tr("resuming");
-  return stateName(state_);
+QString LocalRun::pendingName() const {
+  return QFileInfo(spec_.config_file).baseName();
 }
 
 QString LocalRun::runDir() const {
@@ -88,6 +69,24 @@ QString LocalRun::runDir() const {
   if (run_id_.isEmpty()) return {};
   return QDir(spec_.runs_root.isEmpty() ? QStringLiteral("runs") : spec_.runs_root)
       .filePath(run_id_);
+}
+
+bool LocalRun::canResume() const {
+  const bool stopped_early = state_ == State::Cancelled || state_ == State::Failed;
+  const QString dir = runDir();
+  return stopped_early && !dir.isEmpty() && hasCheckpoint(dir);
+}
+
+Run* LocalRun::resume(QObject* parent) const {
+  const QString dir = runDir();
+  if (dir.isEmpty()) return nullptr;
+  LaunchSpec spec;
+  spec.program = spec_.program;
+  spec.working_dir = spec_.working_dir;  // a relative run directory stays the same one
+  spec.cancel_grace_ms = spec_.cancel_grace_ms;
+  spec.resume = true;
+  spec.run_dir = dir;
+  return new LocalRun(std::move(spec), parent);
 }
 
 void LocalRun::start() {
@@ -104,7 +103,7 @@ void LocalRun::start() {
   // checkpoint (the steps it repeats replace the old rows as they arrive). The file may be long:
   // it is parsed on a worker, and the process starts once it is in.
   const QString path = QDir(spec_.run_dir).filePath(QStringLiteral("metrics.jsonl"));
-  std::shared_ptr<RunSeries> series = feed_->series();
+  std::shared_ptr<RunSeries> series = this->series();
   history_.setFuture(QtConcurrent::run([path, series] {
     TelemetryFeed::readFile(path, series.get());  // none yet: the process will say what is wrong
   }));
@@ -160,7 +159,7 @@ void LocalRun::setState(State state) {
 }
 
 void LocalRun::readStdout() {
-  feed_->feed(process_->readAllStandardOutput());
+  receiveTelemetry(process_->readAllStandardOutput());
 }
 
 void LocalRun::readStderr(bool flush_partial) {
@@ -189,7 +188,7 @@ void LocalRun::readStderr(bool flush_partial) {
 // Only what this process wrote counts: a resume's history (up to history_version_) has the
 // earlier attempt's run_start, last step and ending.
 void LocalRun::onTelemetryChanged() {
-  const std::shared_ptr<RunSeries> series = feed_->series();
+  const std::shared_ptr<RunSeries> series = this->series();
   const bool own_start = series->runStartVersion() > history_version_;
   if (own_start && run_id_.isEmpty()) {
     const RunInfo info = series->info();  // copies the config: only until run_start is seen
@@ -241,7 +240,7 @@ void LocalRun::onProcessFinished(int exit_code, QProcess::ExitStatus status) {
   grace_timer_.stop();
   readStdout();
   readStderr(true);
-  feed_->finish();  // finalize() once the last telemetry is parsed
+  feed()->finish();  // finalize() once the last telemetry is parsed
 }
 
 void LocalRun::onFeedFinished() {
@@ -266,7 +265,7 @@ void LocalRun::finalize() {
     end = State::Failed;
   }
   if (end == State::Failed && error_text_.isEmpty()) {
-    const auto run_end = feed_->series()->runEndAfter(history_version_);  // not the history's
+    const auto run_end = series()->runEndAfter(history_version_);  // not the history's
     if (run_end && run_end->error) {
       error_text_ = QString::fromStdString(*run_end->error);
     } else {

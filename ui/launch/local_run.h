@@ -1,5 +1,6 @@
-// LocalRun: one `moe-train run` on this machine, through QProcess. Its stdout (telemetry JSON
-// Lines) goes into a TelemetryFeed and so into a RunSeries; its stderr (moe-train's human log)
+// LocalRun: one `moe-train run` on this machine, through QProcess: the Run whose target is
+// "local". Its stdout (telemetry JSON Lines) goes into the run's TelemetryFeed and so into its
+// RunSeries; its stderr (moe-train's human log)
 // is kept line by line for a log pane. It tracks state, progress and ETA, and on exit says how
 // the run ended and why.
 //
@@ -14,7 +15,6 @@
 #pragma once
 
 #include <QDateTime>
-#include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -26,25 +26,14 @@
 #include <utility>
 
 #include "launch/launch_spec.h"
-#include "telemetry/run_series.h"
-#include "telemetry/telemetry_feed.h"
+#include "launch/run.h"
 
 namespace moe::ui {
 
-class LocalRun : public QObject {
+class LocalRun : public Run {
   Q_OBJECT
 
  public:
-  enum class State {
-    NotStarted,
-    Starting,   // the process is starting or loading; no run_start yet
-    Running,    // run_start seen
-    Finished,   // exit status 0
-    Failed,     // could not start, bad input (2), failure (1), crash or kill
-    Cancelled,  // cancel(): exit 130/143 after a checkpoint, or killed after the grace period
-  };
-  Q_ENUM(State)
-
   // stderr lines kept for the log pane (the whole log is <run-dir>/stderr.log).
   static constexpr int kMaxStderrLines = 5000;
   // Lines of stderr that errorText() quotes when the process died without a run_end error.
@@ -57,50 +46,44 @@ class LocalRun : public QObject {
   QString program() const { return program_; }
   QStringList arguments() const { return spec_.arguments(); }
 
-  State state() const { return state_; }
-  bool isActive() const { return state_ == State::Starting || state_ == State::Running; }
-  static QString stateName(State state);
-  // stateName(), except that a resume is "resuming" until its process has started the run.
-  QString stateText() const;
-
-  TelemetryFeed* feed() const { return feed_; }
-  std::shared_ptr<RunSeries> series() const { return feed_->series(); }
+  QString target() const override { return QStringLiteral("local"); }
+  State state() const override { return state_; }
+  bool isResume() const override { return spec_.resume; }
 
   // run_start's run_id; the run directory (spec's, or runs_root/run_id once run_start named it).
-  QString runId() const { return run_id_; }
-  QString runDir() const;
+  QString runId() const override { return run_id_; }
+  QString pendingName() const override;  // the config file's base name
+  QString runDir() const override;
 
-  qint64 step() const { return step_; }               // the latest step reported
-  qint64 totalSteps() const { return total_steps_; }  // train.steps; 0 when unknown
-  double etaSeconds() const { return eta_s_; }        // from recent step times; -1 when unknown
+  qint64 step() const override { return step_; }
+  qint64 totalSteps() const override { return total_steps_; }
+  double etaSeconds() const override { return eta_s_; }  // from recent step times
 
-  QStringList stderrLines() const { return stderr_lines_; }
+  QStringList stderrLines() const override { return stderr_lines_; }
 
   // After the end: the process's exit code (-1 when it never ran) and whether it crashed
   // (killed by a signal, ours included).
-  int exitCode() const { return exit_code_; }
+  int exitCode() const override { return exit_code_; }
   QProcess::ExitStatus exitStatus() const { return exit_status_; }
   // Why it failed: run_end's error, else the process error (could not start), else the last
   // stderr lines (a crash or a kill leaves no run_end). For Cancelled, a note if it was killed.
-  QString errorText() const { return error_text_; }
+  QString errorText() const override { return error_text_; }
   bool cancelRequested() const { return cancel_requested_; }
-  QDateTime startedAt() const { return started_at_; }
-  QDateTime endedAt() const { return ended_at_; }
+  QDateTime startedAt() const override { return started_at_; }
+  QDateTime endedAt() const override { return ended_at_; }
+
+  // Cancelled or failed, with a complete checkpoint in runDir().
+  bool canResume() const override;
+  // `moe-train run --resume runDir()` with the same program, working directory and grace.
+  Run* resume(QObject* parent) const override;
 
  public slots:
-  void start();
+  void start() override;
   // SIGINT: moe-train finishes its step, writes a checkpoint and exits 130. Killed if it is still
   // running spec().cancel_grace_ms later. Calling it again changes nothing.
-  void cancel();
+  void cancel() override;
   // SIGKILL now (no checkpoint).
   void kill();
-
- signals:
-  void stateChanged(moe::ui::LocalRun::State state);
-  void progressChanged(qint64 step, qint64 total, double eta_seconds);
-  void stderrReceived(const QStringList& lines);
-  // The run reached Finished, Failed or Cancelled, with all its telemetry in series().
-  void finished();
 
  private:
   void setState(State state);
@@ -118,7 +101,6 @@ class LocalRun : public QObject {
   LaunchSpec spec_;
   QString program_;
   QProcess* process_ = nullptr;
-  TelemetryFeed* feed_;
   QTimer grace_timer_;
   QFutureWatcher<void> history_;  // a resume's history, read on a worker
   uint64_t history_version_ = 0;  // the series' version once the history is in: later is ours

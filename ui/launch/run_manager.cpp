@@ -15,38 +15,48 @@ RunManager::~RunManager() = default;
 LocalRun* RunManager::startRun(LaunchSpec spec) {
   if (spec.program.isEmpty()) spec.program = train_program_;
   auto* run = new LocalRun(std::move(spec), this);
+  add(run);
+  return run;
+}
+
+Run* RunManager::resumeRun(const Run& run) {
+  Run* next = run.resume(this);
+  if (next) add(next);
+  return next;
+}
+
+void RunManager::add(Run* run) {
   runs_.append(run);
-  connect(run, &LocalRun::stateChanged, this,
-          [this, run](LocalRun::State state) { emit runStateChanged(run, state); });
-  connect(run, &LocalRun::finished, this, [this, run] {
+  connect(run, &Run::stateChanged, this,
+          [this, run](Run::State state) { emit runStateChanged(run, state); });
+  connect(run, &Run::finished, this, [this, run] {
     emit runFinished(run);
     emit activeCountChanged(static_cast<int>(activeRuns().size()));
   });
   emit runAdded(run);
   run->start();
   emit activeCountChanged(static_cast<int>(activeRuns().size()));
-  return run;
 }
 
-QList<LocalRun*> RunManager::activeRuns() const {
-  QList<LocalRun*> active;
-  for (LocalRun* run : runs_) {
+QList<Run*> RunManager::activeRuns() const {
+  QList<Run*> active;
+  for (Run* run : runs_) {
     if (run->isActive()) active.append(run);
   }
   return active;
 }
 
-LocalRun* RunManager::findByRunDir(const QString& run_dir) const {
+Run* RunManager::findByRunDir(const QString& run_dir) const {
   const QString wanted = QDir::cleanPath(QDir(run_dir).absolutePath());
   for (auto it = runs_.crbegin(); it != runs_.crend(); ++it) {  // the newest: a resume's
-    LocalRun* run = *it;
+    Run* run = *it;
     const QString dir = run->runDir();
     if (!dir.isEmpty() && QDir::cleanPath(QDir(dir).absolutePath()) == wanted) return run;
   }
   return nullptr;
 }
 
-bool RunManager::remove(LocalRun* run) {
+bool RunManager::remove(Run* run) {
   if (!runs_.contains(run) || run->isActive()) return false;
   runs_.removeOne(run);
   run->disconnect(this);
@@ -56,7 +66,7 @@ bool RunManager::remove(LocalRun* run) {
 }
 
 void RunManager::cancelAll() {
-  for (LocalRun* run : activeRuns()) run->cancel();
+  for (Run* run : activeRuns()) run->cancel();
 }
 
 }  // namespace moe::ui

@@ -1,9 +1,12 @@
-# Local launch: LocalRun (one moe-train process) and RunManager (the runs of this session).
+# Launch: Run (the interface every run has, wherever it runs), LocalRun (one moe-train process on
+# this machine) and RunManager (the runs of this session).
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/launch_spec.cpp
   ${CMAKE_CURRENT_LIST_DIR}/launch_spec.h
   ${CMAKE_CURRENT_LIST_DIR}/local_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_run.h
+  ${CMAKE_CURRENT_LIST_DIR}/run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run.h
   ${CMAKE_CURRENT_LIST_DIR}/run_manager.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_manager.h
 )

@@ -16,7 +16,7 @@ namespace moe::ui {
 class CompareView;
 class ExperimentEditor;
 class LiveRunRecorder;
-class LocalRun;
+class Run;
 class RunDashboard;
 class RunManager;
 class RunStore;
@@ -37,7 +37,7 @@ class MainWindow : public QMainWindow {
 
   // Launches the experiment in the editor as a local run and shows its tab; null when the
   // experiment has problems or cannot be written.
-  LocalRun* runExperiment();
+  Run* runExperiment();
   // Shows a run directory: the live run's dashboard when this session runs it, else a replay of
   // its metrics.jsonl (and the run enters the store). Null with a message when it is no run.
   RunDashboard* openRunDirectory(const QString& run_dir);
@@ -45,7 +45,7 @@ class MainWindow : public QMainWindow {
   CompareView* compareRuns(const QStringList& run_dirs);
   // Continues a stopped run from its newest checkpoint; its dashboard tab is replaced by the
   // live one. Null when it is running already.
-  LocalRun* resumeRun(const QString& run_dir);
+  Run* resumeRun(const QString& run_dir);
   // Opens a run's resolved config in the experiment editor as a new, unsaved experiment.
   bool editRunConfig(const QString& run_dir);
 
@@ -64,7 +64,7 @@ class MainWindow : public QMainWindow {
   void saveLayout();
   void updateTitle();
   void updateRunAction();
-  RunDashboard* showRun(LocalRun* run);
+  RunDashboard* showRun(Run* run);
   RunDashboard* findDashboard(const QString& run_dir) const;
   int addClosableTab(QWidget* page, const QString& title, int index = -1);
   void followTitle(RunDashboard* dashboard);

@@ -38,7 +38,7 @@ QString MainWindow::writeLaunchConfig(QString* error) {
   return path;
 }
 
-LocalRun* MainWindow::runExperiment() {
+Run* MainWindow::runExperiment() {
   if (!editor_->document()->isValid()) return nullptr;
   QString error;
   const QString config = writeLaunchConfig(&error);
@@ -49,7 +49,7 @@ LocalRun* MainWindow::runExperiment() {
   LaunchSpec spec;
   spec.config_file = config;
   spec.runs_root = runsRoot();
-  LocalRun* run = runs_->startRun(spec);
+  Run* run = runs_->startRun(spec);
   showRun(run);
   return run;
 }
@@ -69,7 +69,7 @@ void MainWindow::followTitle(RunDashboard* dashboard) {
   connect(dashboard, &RunDashboard::resumeRequested, this, &MainWindow::resumeRun);
 }
 
-RunDashboard* MainWindow::showRun(LocalRun* run) {
+RunDashboard* MainWindow::showRun(Run* run) {
   // A resumed run takes the place of its directory's old tab.
   RunDashboard* old = run->runDir().isEmpty() ? nullptr : findDashboard(run->runDir());
   const int index = old ? tabs_->indexOf(old) : -1;
@@ -78,20 +78,23 @@ RunDashboard* MainWindow::showRun(LocalRun* run) {
     old->deleteLater();
   }
   auto* dashboard = new RunDashboard(run, tabs_);
-  const QString title =
-      run->runId().isEmpty() ? QFileInfo(run->spec().config_file).baseName() : run->runId();
+  const QString title = run->runId().isEmpty() ? run->pendingName() : run->runId();
   addClosableTab(dashboard, title, index);
   followTitle(dashboard);
   return dashboard;
 }
 
-LocalRun* MainWindow::resumeRun(const QString& run_dir) {
-  LocalRun* live = runs_->findByRunDir(run_dir);
+Run* MainWindow::resumeRun(const QString& run_dir) {
+  Run* live = runs_->findByRunDir(run_dir);
   if (live && live->isActive()) return nullptr;
-  LaunchSpec spec;
-  spec.resume = true;
-  spec.run_dir = run_dir;
-  LocalRun* run = runs_->startRun(spec);
+  // This session's run continues where it ran; a directory from elsewhere runs here.
+  Run* run = live ? runs_->resumeRun(*live) : nullptr;
+  if (!run) {
+    LaunchSpec spec;
+    spec.resume = true;
+    spec.run_dir = run_dir;
+    run = runs_->startRun(spec);
+  }
   showRun(run);
   return run;
 }
@@ -149,7 +152,7 @@ RunDashboard* MainWindow::openRunDirectory(const QString& run_dir) {
     tabs_->setCurrentWidget(open);
     return open;
   }
-  if (LocalRun* live = runs_->findByRunDir(run_dir)) return showRun(live);
+  if (Run* live = runs_->findByRunDir(run_dir)) return showRun(live);
   if (!QFileInfo::exists(run_dir + "/metrics.jsonl")) {
     QMessageBox::warning(this, tr("Not a run directory"),
                          tr("%1 has no metrics.jsonl, so it holds no run to show.")
@@ -173,7 +176,7 @@ RunDashboard* MainWindow::openRunDirectory(const QString& run_dir) {
 CompareView* MainWindow::compareRuns(const QStringList& run_dirs) {
   auto* view = new CompareView(tabs_);
   for (const QString& dir : run_dirs) {
-    LocalRun* live = runs_->findByRunDir(dir);
+    Run* live = runs_->findByRunDir(dir);
     if (live)
       view->addRun(live->runId(), live->series());
     else

@@ -13,6 +13,7 @@
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;
+using moe::ui::Run;
 using moe::ui::RunManager;
 using State = moe::ui::LocalRun::State;
 
@@ -247,10 +248,10 @@ class TestLocalRun : public QObject {
     spec.run_dir = dir_.filePath(QStringLiteral("runs/b"));
     LocalRun* b = manager.startRun(spec);
     QCOMPARE(added.count(), 2);
-    QCOMPARE(manager.runs(), (QList<LocalRun*>{a, b}));
+    QCOMPARE(manager.runs(), (QList<Run*>{a, b}));
     QCOMPARE(manager.activeRuns().size(), 2);
     QVERIFY(manager.hasActiveRuns());
-    QCOMPARE(manager.findByRunDir(dir_.filePath(QStringLiteral("runs/b/"))), b);
+    QCOMPARE(manager.findByRunDir(dir_.filePath(QStringLiteral("runs/b/"))), static_cast<Run*>(b));
     QVERIFY(!manager.remove(a));  // still running
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
     QCOMPARE(active.last().at(0).toInt(), 0);
@@ -259,8 +260,66 @@ class TestLocalRun : public QObject {
     QPointer<LocalRun> watch(a);
     QVERIFY(manager.remove(a));
     QCOMPARE(removed.count(), 1);
-    QCOMPARE(manager.runs(), (QList<LocalRun*>{b}));
+    QCOMPARE(manager.runs(), (QList<Run*>{b}));
     QTRY_VERIFY(watch.isNull());  // deleted later
+  }
+
+  // Run's resume: a run that stopped with a complete checkpoint continues its directory as a new
+  // run of the same program, which the manager registers and starts.
+  void resumeContinuesAStoppedRun() {
+    RunManager manager;
+    const QString run_dir = dir_.filePath(QStringLiteral("runs/stopped"));
+    const QByteArray step = run_dir.toUtf8() + "/checkpoints/step-2";
+    // Saves a checkpoint, then fails, as a run that hit an error after step 2 does.
+    manager.setTrainProgram(
+        script(QStringLiteral("stops.sh"),
+               "mkdir -p \"" + step + "\"\necho '{}' > \"" + step + "/state.json\"\nexit 1\n"));
+    LaunchSpec spec;
+    spec.run_dir = run_dir;
+    LocalRun* first = manager.startRun(spec);
+    QCOMPARE(first->target(), QStringLiteral("local"));
+    QVERIFY(!first->isResume());
+    waitForEnd(*first);
+    QCOMPARE(first->state(), State::Failed);
+    QVERIFY(first->canResume());
+
+    Run* second = manager.resumeRun(*first);
+    QVERIFY(second);
+    QCOMPARE(manager.runs(), (QList<Run*>{first, second}));
+    QCOMPARE(manager.findByRunDir(run_dir), second);  // the newest of the directory
+    QVERIFY(second->isResume());
+    QCOMPARE(second->runDir(), run_dir);
+    auto* resumed = qobject_cast<LocalRun*>(second);
+    QVERIFY(resumed);
+    QCOMPARE(resumed->spec().program, first->spec().program);
+    QCOMPARE(resumed->arguments().mid(0, 3),
+             (QStringList{QStringLiteral("run"), QStringLiteral("--resume"), run_dir}));
+    waitForEnd(*resumed);  // the same script fails again
+    QCOMPARE(resumed->state(), State::Failed);
+  }
+
+  // Only a run that stopped early is offered a resume, and only with a complete checkpoint.
+  void resumeNeedsAStoppedRunWithACheckpoint() {
+    const QString run_dir = dir_.filePath(QStringLiteral("runs/finished"));
+    const QByteArray step = run_dir.toUtf8() + "/checkpoints/step-2";
+    LaunchSpec spec;
+    spec.run_dir = run_dir;
+    spec.program =
+        script(QStringLiteral("finishes.sh"),
+               "mkdir -p \"" + step + "\"\necho '{}' > \"" + step + "/state.json\"\nexit 0\n");
+    LocalRun finished(spec);
+    finished.start();
+    waitForEnd(finished);
+    QCOMPARE(finished.state(), State::Finished);
+    QVERIFY(!finished.canResume());
+
+    spec.run_dir = dir_.filePath(QStringLiteral("runs/no-checkpoint"));
+    spec.program = script(QStringLiteral("fails.sh"), "exit 1\n");
+    LocalRun failed(spec);
+    failed.start();
+    waitForEnd(failed);
+    QCOMPARE(failed.state(), State::Failed);
+    QVERIFY(!failed.canResume());
   }
 
   void managerStopsRunsItStillOwns() {

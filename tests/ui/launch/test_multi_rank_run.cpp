@@ -27,6 +27,7 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "launch/local_run.h"
+#include "launch/run.h"
 #include "launch/run_manager.h"
 #include "telemetry/run_series.h"
 #include "widgets/time_series_plot.h"
@@ -81,7 +82,7 @@ class TestMultiRankRun : public QObject {
   QTemporaryDir home_;  // the window's run store, runs root and settings: never the user's
 
   // Waits for both ranks' figures on the Ranks page, one curve per rank in every plot.
-  static void checkRanksPageFills(RunDashboard* dashboard, LocalRun* run) {
+  static void checkRanksPageFills(RunDashboard* dashboard, Run* run) {
     RanksPage* page = dashboard->ranks();
     dashboard->pages()->setCurrentWidget(page);
     QTRY_VERIFY_WITH_TIMEOUT(page->hasRanks() && page->stepTime()->curveCount() == kRanks &&
@@ -103,8 +104,8 @@ class TestMultiRankRun : public QObject {
   }
 
   // After the end: "cancelled", one checkpoint (at the last step) in the run directory.
-  static void checkCancelledWithOneCheckpoint(RunDashboard* dashboard, LocalRun* run) {
-    QVERIFY2(run->state() == LocalRun::State::Cancelled,
+  static void checkCancelledWithOneCheckpoint(RunDashboard* dashboard, Run* run) {
+    QVERIFY2(run->state() == Run::State::Cancelled,
              qPrintable(run->errorText() + "\n" + run->stderrLines().join('\n')));
     QCOMPARE(run->exitCode(), 130);
     QVERIFY(run->series()->runEnd());
@@ -130,9 +131,10 @@ class TestMultiRankRun : public QObject {
     ExperimentDocument* doc = window.editor()->document();
     doc->setText(kTwoRankConfig);
     QVERIFY(doc->isValid());
-    LocalRun* run = window.runExperiment();
-    QVERIFY(run);
-    QCOMPARE(run->arguments().mid(0, 4), (QStringList{"launch", "--nproc-per-node", "2", "--"}));
+    Run* run = window.runExperiment();
+    auto* local = qobject_cast<LocalRun*>(run);  // the window launches on this machine
+    QVERIFY(local);
+    QCOMPARE(local->arguments().mid(0, 4), (QStringList{"launch", "--nproc-per-node", "2", "--"}));
     auto* dashboard = qobject_cast<RunDashboard*>(window.tabs()->currentWidget());
     QVERIFY(dashboard && dashboard->run() == run);
     // Nothing read yet (no event has been processed): the page waits, it names no process count.
@@ -153,7 +155,7 @@ class TestMultiRankRun : public QObject {
     // Cancel, as the button does: every rank checkpoints and ends.
     auto* cancel = dashboard->findChild<QPushButton*>("cancelRun");
     QVERIFY(cancel && cancel->isEnabled());
-    QSignalSpy finished(run, &LocalRun::finished);
+    QSignalSpy finished(run, &Run::finished);
     cancel->click();
     QVERIFY(finished.count() == 1 || finished.wait(kDeadlineMs));
     checkCancelledWithOneCheckpoint(dashboard, run);

@@ -18,7 +18,7 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "launch/local_run.h"
+#include "launch/run.h"
 #include "launch/run_manager.h"
 #include "runs/runs_view.h"
 #include "widgets/time_series_plot.h"
@@ -61,9 +61,9 @@ QString lmExperiment(const QString& name, const QString& moe, double aux_loss_we
       .arg(aux_loss_weight);
 }
 
-LocalRun* runToEnd(MainWindow& window, const QString& config) {
+Run* runToEnd(MainWindow& window, const QString& config) {
   window.editor()->document()->setText(config);
-  LocalRun* run = window.runExperiment();
+  Run* run = window.runExperiment();
   if (run && !waitUntil([run] { return !run->isActive(); }, 15 * 60 * 1000)) return nullptr;
   return run;
 }
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   // A balanced run (top-2, aux loss): the live dashboard part way, then each page at the end.
   window.editor()->document()->setText(lmExperiment(
       "lm-e8-top2", R"({"experts": 8, "top_k": 2, "hidden": 128, "capacity_factor": 1.25})"));
-  LocalRun* run = window.runExperiment();
+  Run* run = window.runExperiment();
   if (!run || !waitUntil([run] { return run->step() >= 150; }, 10 * 60 * 1000)) return 1;
   ok &= save(&window, out + "/run-dashboard.png");
   if (!waitUntil([run] { return !run->isActive(); }, 15 * 60 * 1000)) return 1;
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   }
 
   // An unbalanced one (top-1, no aux loss, tight capacity) to compare against.
-  LocalRun* skewed = runToEnd(
+  Run* skewed = runToEnd(
       window,
       lmExperiment("lm-e8-top1-noaux",
                    R"({"experts": 8, "top_k": 1, "hidden": 128, "capacity_factor": 1.0})", 0));

@@ -13,7 +13,7 @@
 #include "dashboard/training_page.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "launch/local_run.h"
+#include "launch/run.h"
 #include "launch/run_manager.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"
@@ -26,7 +26,7 @@ using namespace moe::ui;
 class TestMainWindow : public QObject {
   Q_OBJECT
 
-  LocalRun* launch(MainWindow& window, const QString& config) {
+  Run* launch(MainWindow& window, const QString& config) {
     window.runs()->setTrainProgram(MOE_TRAIN_BIN);
     ExperimentDocument* doc = window.editor()->document();
     doc->setText(config);
@@ -43,11 +43,11 @@ class TestMainWindow : public QObject {
 
   void runsTheExperimentAndFillsItsDashboard() {
     MainWindow window;
-    LocalRun* run = launch(window, test::tinyLmConfig("window-test", 12));
+    Run* run = launch(window, test::tinyLmConfig("window-test", 12));
     QVERIFY(run);
-    QSignalSpy finished(run, &LocalRun::finished);
+    QSignalSpy finished(run, &Run::finished);
     QVERIFY(finished.wait(120000));
-    QCOMPARE(run->state(), LocalRun::State::Finished);
+    QCOMPARE(run->state(), Run::State::Finished);
     QCOMPARE(run->series()->steps().size(), size_t{12});
     QVERIFY(run->runDir().startsWith(MainWindow::runsRoot()));
 
@@ -77,17 +77,17 @@ class TestMainWindow : public QObject {
 
   void cancelStopsTheRunWithACheckpointAndResumeFinishesIt() {
     MainWindow window;
-    LocalRun* run = launch(window, test::tinyLmConfig("cancel-test", 300));
+    Run* run = launch(window, test::tinyLmConfig("cancel-test", 300));
     QVERIFY(run);
     QTRY_VERIFY_WITH_TIMEOUT(run->step() >= 2, 60000);
     RunDashboard* dashboard = currentDashboard(window);
     auto* cancel = dashboard->findChild<QPushButton*>("cancelRun");
     auto* resume = dashboard->findChild<QPushButton*>("resumeRun");
     QVERIFY(cancel && cancel->isEnabled() && resume && resume->isHidden());
-    QSignalSpy finished(run, &LocalRun::finished);
+    QSignalSpy finished(run, &Run::finished);
     cancel->click();
     QVERIFY(finished.wait(60000));
-    QCOMPARE(run->state(), LocalRun::State::Cancelled);
+    QCOMPARE(run->state(), Run::State::Cancelled);
     QVERIFY(!cancel->isEnabled());
     const auto checkpoints = run->series()->checkpoints();  // SIGINT: finish the step, checkpoint
     QVERIFY(!checkpoints.empty() && checkpoints.back().step < 300);
@@ -98,11 +98,11 @@ class TestMainWindow : public QObject {
     const int tabs = window.tabs()->count();
     QVERIFY(!resume->isHidden());
     resume->click();
-    LocalRun* resumed = window.runs()->findByRunDir(dir);
-    QVERIFY(resumed && resumed != run && resumed->spec().resume);
-    QSignalSpy resumed_finished(resumed, &LocalRun::finished);
+    Run* resumed = window.runs()->findByRunDir(dir);
+    QVERIFY(resumed && resumed != run && resumed->isResume());
+    QSignalSpy resumed_finished(resumed, &Run::finished);
     QVERIFY(resumed_finished.wait(120000));
-    QCOMPARE(resumed->state(), LocalRun::State::Finished);
+    QCOMPARE(resumed->state(), Run::State::Finished);
     QCOMPARE(window.tabs()->count(), tabs);
     RunDashboard* live = currentDashboard(window);
     QVERIFY(live && live->run() == resumed);
@@ -120,15 +120,15 @@ class TestMainWindow : public QObject {
     QFile file(corpus);
     QVERIFY(file.open(QIODevice::WriteOnly) && file.write("tiny") == 4);
     file.close();
-    LocalRun* run = launch(window, QString(R"({"name": "fail-test",
+    Run* run = launch(window, QString(R"({"name": "fail-test",
         "model": {"kind": "lm", "dim": 32, "layers": 1, "heads": 2, "seq_len": 16},
         "moe": {"experts": 4, "hidden": 32}, "data": {"kind": "text", "path": "%1"},
         "train": {"steps": 5, "batch_size": 4, "threads": 1}})")
-                                       .arg(corpus));
+                                  .arg(corpus));
     QVERIFY(run);
-    QSignalSpy finished(run, &LocalRun::finished);
+    QSignalSpy finished(run, &Run::finished);
     QVERIFY(finished.wait(60000));
-    QCOMPARE(run->state(), LocalRun::State::Failed);
+    QCOMPARE(run->state(), Run::State::Failed);
     QCOMPARE(run->exitCode(), 2);
     auto* state = currentDashboard(window)->findChild<QLabel*>("runState");
     QVERIFY(state);

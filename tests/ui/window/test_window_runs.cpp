@@ -13,7 +13,7 @@
 #include "dashboard/training_page.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "launch/local_run.h"
+#include "launch/run.h"
 #include "launch/run_manager.h"
 #include "runs/compare_view.h"
 #include "runs/config_diff.h"
@@ -45,11 +45,11 @@ class TestWindowRuns : public QObject {
     window.runs()->setTrainProgram(MOE_TRAIN_BIN);
     for (int experts : {4, 8}) {
       window.editor()->document()->setText(test::tinyLmConfig("store-test", 8, experts));
-      LocalRun* run = window.runExperiment();
+      Run* run = window.runExperiment();
       QVERIFY(run);
-      QSignalSpy finished(run, &LocalRun::finished);
+      QSignalSpy finished(run, &Run::finished);
       QVERIFY(finished.wait(120000));
-      QCOMPARE(run->state(), LocalRun::State::Finished);
+      QCOMPARE(run->state(), Run::State::Finished);
       run_dirs_ << canonicalRunDir(run->runDir());
     }
   }

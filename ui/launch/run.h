@@ -1,0 +1,104 @@
+// Run: one training run of this session, wherever its processes live. The dashboard, its header,
+// the live run recorder and the main window know a run only through this interface; LocalRun
+// (moe-train on this machine) implements it, and so will runs started over ssh or through Slurm.
+//
+// A run's telemetry arrives as bytes of JSON Lines (moe-train's stdout, however it reaches the
+// app): the implementation hands them to receiveTelemetry(), which feeds the run's TelemetryFeed
+// and so its RunSeries. The run directory on the machine that runs it is the durable record.
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "telemetry/run_series.h"
+#include "telemetry/telemetry_feed.h"
+
+namespace moe::ui {
+
+class Run : public QObject {
+  Q_OBJECT
+
+ public:
+  enum class State {
+    NotStarted,
+    Starting,   // the process is starting or loading; no run_start yet
+    Running,    // run_start seen
+    Finished,   // exit status 0
+    Failed,     // could not start, bad input (2), failure (1), crash or kill
+    Cancelled,  // cancel(): exit 130/143 after a checkpoint, or killed after the grace period
+  };
+  Q_ENUM(State)
+
+  ~Run() override;
+
+  // Where its processes run, for people: "local" for this machine.
+  virtual QString target() const = 0;
+
+  virtual State state() const = 0;
+  bool isActive() const;
+  static QString stateName(State state);
+  // stateName(), except that a resume is "resuming" until its process has started the run.
+  QString stateText() const;
+  // Whether it continues an earlier run's directory from its newest checkpoint.
+  virtual bool isResume() const = 0;
+
+  // The telemetry received so far, parsed off the GUI thread into series().
+  TelemetryFeed* feed() const { return feed_; }
+  std::shared_ptr<RunSeries> series() const { return feed_->series(); }
+
+  // run_start's run_id; empty until the run has started.
+  virtual QString runId() const = 0;
+  // What to call it before run_start names it (the experiment's config file).
+  virtual QString pendingName() const = 0;
+  // The run directory on the machine that runs it; empty while it is not known yet.
+  virtual QString runDir() const = 0;
+
+  virtual qint64 step() const = 0;              // the latest step reported
+  virtual qint64 totalSteps() const = 0;        // train.steps; 0 when unknown
+  virtual double etaSeconds() const = 0;        // -1 when unknown
+  virtual QStringList stderrLines() const = 0;  // the recent lines of its human log
+
+  // After the end: the exit code (-1 when it never ran) and why it failed or how it was stopped.
+  virtual int exitCode() const = 0;
+  virtual QString errorText() const = 0;
+  virtual QDateTime startedAt() const = 0;
+  virtual QDateTime endedAt() const = 0;
+
+  // Whether it stopped early (cancelled or failed) and left a complete checkpoint.
+  virtual bool canResume() const = 0;
+  // A new run, not started yet, of the same kind and target, that continues this one's directory
+  // from its newest checkpoint; the caller owns it (RunManager::resumeRun registers and starts
+  // it). Null when it cannot resume.
+  virtual Run* resume(QObject* parent) const = 0;
+
+ public slots:
+  virtual void start() = 0;
+  // Asks it to stop after a checkpoint; calling it again changes nothing.
+  virtual void cancel() = 0;
+
+ signals:
+  void stateChanged(moe::ui::Run::State state);
+  void progressChanged(qint64 step, qint64 total, double eta_seconds);
+  void stderrReceived(const QStringList& lines);
+  // The run reached Finished, Failed or Cancelled, with all its telemetry in series().
+  void finished();
+
+ protected:
+  explicit Run(QObject* parent = nullptr);
+  // Telemetry bytes as they arrive, in order; partial lines are kept for the next call.
+  void receiveTelemetry(const QByteArray& bytes) { feed_->feed(bytes); }
+
+ private:
+  TelemetryFeed* feed_;
+};
+
+// Whether `run_dir` (on this machine) holds a complete checkpoint to resume from
+// (checkpoints/step-N/ with its state.json).
+bool hasCheckpoint(const QString& run_dir);
+
+}  // namespace moe::ui
