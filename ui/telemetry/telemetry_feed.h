@@ -38,7 +38,7 @@ class TelemetryFeed : public QObject {
     QString last_error;    // why the latest malformed line was malformed
   };
 
-  // Feeds a series of its own, or `series` (shared: a LocalRun and its dashboard both hold it).
+  // Feeds a series of its own, or `series` (shared: a Run and its dashboard both hold it).
   explicit TelemetryFeed(QObject* parent = nullptr);
   explicit TelemetryFeed(std::shared_ptr<RunSeries> series, QObject* parent = nullptr);
   ~TelemetryFeed() override;
