@@ -1,8 +1,7 @@
 // LocalRun: one `moe-train run` on this machine, through QProcess: the Run whose target is
 // "local". Its stdout (telemetry JSON Lines) goes into the run's TelemetryFeed and so into its
-// RunSeries; its stderr (moe-train's human log)
-// is kept line by line for a log pane. It tracks state, progress and ETA, and on exit says how
-// the run ended and why.
+// RunSeries; its stderr (moe-train's human log) is kept line by line for a log pane. It tracks
+// state, progress and ETA, and on exit says how the run ended and why.
 //
 // A resume (spec().resume) first reads the run's metrics.jsonl into the series on a worker
 // thread, so the dashboard shows the history from step 1, then starts the process. Until that

@@ -73,7 +73,7 @@ class Run : public QObject {
   virtual bool canResume() const = 0;
   // A new run, not started yet, of the same kind and target, that continues this one's directory
   // from its newest checkpoint; the caller owns it (RunManager::resumeRun registers and starts
-  // it). Null when it cannot resume.
+  // it). Null while the run directory is not known.
   virtual Run* resume(QObject* parent) const = 0;
 
  public slots:
@@ -90,7 +90,7 @@ class Run : public QObject {
 
  protected:
   explicit Run(QObject* parent = nullptr);
-  // Telemetry bytes as they arrive, in order; partial lines are kept for the next call.
+  // Telemetry bytes as they arrive, in order; a chunk may end anywhere in a line.
   void receiveTelemetry(const QByteArray& bytes) { feed_->feed(bytes); }
 
  private:
