@@ -66,9 +66,9 @@ SlotCounts count_slots(const at::Tensor& idx, const at::Tensor& order, int64_t e
   // Fixed capacity does not depend on the demand: nothing is read back then. Dropless and
   // bounded capacity need the largest demand on the host: one 8-byte copy.
   const bool needs_max = !(capacity_factor > 0);
-  auto max_demand = at::zeros({1}, longs);
+  const auto max_demand = needs_max ? at::empty({1}, longs) : at::Tensor();
   backend.demand_from_counts(device_ptr<const int64_t>(counts), E, k, device_ptr<int64_t>(s.demand),
-                             needs_max ? device_ptr<int64_t>(max_demand) : nullptr, stream);
+                             device_ptr<int64_t>(max_demand), stream);
   int64_t largest = 0;
   if (needs_max) backend.copy_to_host(&largest, max_demand.data_ptr(), sizeof largest, stream);
   s.capacity = kn::capacity(capacity_factor, N, E, k, largest, alignment);

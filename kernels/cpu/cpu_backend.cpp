@@ -15,31 +15,6 @@
 namespace moe::kernels {
 namespace {
 
-// Calls fn with a typed null pointer for the element type of dtype.
-template <typename Fn>
-void with_element_type(DType dtype, Fn&& fn) {
-  switch (dtype) {
-    case DType::float32:
-      return fn(static_cast<float*>(nullptr));
-    case DType::float64:
-      return fn(static_cast<double*>(nullptr));
-    case DType::float16:
-      return fn(static_cast<float16*>(nullptr));
-    case DType::bfloat16:
-      return fn(static_cast<bfloat16*>(nullptr));
-  }
-  throw std::invalid_argument("moe_kernels: unknown element type");
-}
-
-// Routing scores are float32 or float64.
-template <typename Fn>
-void with_score_type(DType dtype, const char* op, Fn&& fn) {
-  if (dtype == DType::float32) return fn(static_cast<float*>(nullptr));
-  if (dtype == DType::float64) return fn(static_cast<double*>(nullptr));
-  throw std::invalid_argument(std::string("moe_kernels::") + op + ": scores must be float32 or " +
-                              "float64, got " + dtype_name(dtype));
-}
-
 template <typename T>
 const T* as(const void* p) {
   return static_cast<const T*>(p);
@@ -71,14 +46,14 @@ class CpuBackend final : public Backend {
 
   void topk_choices(DType dt, const void* scores, int64_t N, int64_t E, int64_t k,
                     const float* bias, int32_t* idx, Stream) override {
-    with_score_type(dt, "topk_choices", [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_score_dtype(dt, "topk_choices", [&](auto tag) {
+      using T = decltype(tag);
       kernels::topk_choices<T>(as<T>(scores), N, E, k, bias, idx);
     });
   }
   void priority_order(DType dt, const void* priority, int64_t N, int64_t* order, Stream) override {
-    with_score_type(dt, "priority_order", [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_score_dtype(dt, "priority_order", [&](auto tag) {
+      using T = decltype(tag);
       kernels::priority_order<T>(as<T>(priority), N, order);
     });
   }
@@ -101,23 +76,23 @@ class CpuBackend final : public Backend {
 
   void dispatch_forward(DType dt, const RoutingView& r, const void* x, const void* gates, int64_t M,
                         void* buffer, Stream) override {
-    with_element_type(dt, [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
       kernels::dispatch_forward<T>(r, as<T>(x), as<T>(gates), M, as<T>(buffer));
     });
   }
   void combine_forward(DType dt, const RoutingView& r, const void* buffer, const void* gates,
                        int64_t M, void* out, Stream) override {
-    with_element_type(dt, [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
       kernels::combine_forward<T>(r, as<T>(buffer), as<T>(gates), M, as<T>(out));
     });
   }
   void dispatch_backward(DType dt, const RoutingView& r, const void* grad_buffer, const void* x,
                          const void* gates, int64_t M, void* grad_x, void* grad_gates,
                          Stream) override {
-    with_element_type(dt, [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
       kernels::dispatch_backward<T>(r, as<T>(grad_buffer), as<T>(x), as<T>(gates), M, as<T>(grad_x),
                                     as<T>(grad_gates));
     });
@@ -125,8 +100,8 @@ class CpuBackend final : public Backend {
   void combine_backward(DType dt, const RoutingView& r, const void* grad_out, const void* buffer,
                         const void* gates, int64_t M, void* grad_buffer, void* grad_gates,
                         Stream) override {
-    with_element_type(dt, [&](auto* tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
       kernels::combine_backward<T>(r, as<T>(grad_out), as<T>(buffer), as<T>(gates), M,
                                    as<T>(grad_buffer), as<T>(grad_gates));
     });

@@ -21,25 +21,6 @@
 namespace moe::kernels::gpu {
 namespace dispatch_detail {
 
-// Calls f(T{}) with the element type of dtype.
-template <typename F>
-void with_type(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::float32:
-      f(float{});
-      return;
-    case DType::float64:
-      f(double{});
-      return;
-    case DType::float16:
-      f(float16{});
-      return;
-    case DType::bfloat16:
-      f(bfloat16{});
-      return;
-  }
-}
-
 // Calls f(std::integral_constant<int, V>{}) with V = width (16 / sizeof(T) or 1).
 template <typename T, typename F>
 void with_width(int width, F&& f) {
@@ -89,7 +70,7 @@ void dispatch_forward(const Launch<Device>& launch, DType dtype, const RoutingVi
                       const void* x, const void* gates, int64_t M, void* buffer) {
   using namespace dispatch_detail;
   if (r.E * r.C <= 0 || M <= 0) return;
-  with_type(dtype, [&](auto tag) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     with_width<T>(pack_width<T>(M, x, buffer), [&](auto width) {
       slot_scale<T, decltype(width)::value>(launch, r, static_cast<const T*>(x),
@@ -104,7 +85,7 @@ void combine_forward(const Launch<Device>& launch, DType dtype, const RoutingVie
                      const void* buffer, const void* gates, int64_t M, void* out) {
   using namespace dispatch_detail;
   if (r.N <= 0 || M <= 0) return;
-  with_type(dtype, [&](auto tag) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     with_width<T>(pack_width<T>(M, buffer, out), [&](auto width) {
       token_sum<T, decltype(width)::value>(launch, r, static_cast<const T*>(buffer),
@@ -119,7 +100,7 @@ void dispatch_backward(const Launch<Device>& launch, DType dtype, const RoutingV
                        void* grad_x, void* grad_gates) {
   using namespace dispatch_detail;
   if (r.N <= 0 || (!grad_x && !grad_gates)) return;
-  with_type(dtype, [&](auto tag) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     with_width<T>(pack_width<T>(M, grad_buffer, x, grad_x), [&](auto width) {
       constexpr int V = decltype(width)::value;
@@ -142,7 +123,7 @@ void combine_backward(const Launch<Device>& launch, DType dtype, const RoutingVi
                       const void* grad_out, const void* buffer, const void* gates, int64_t M,
                       void* grad_buffer, void* grad_gates) {
   using namespace dispatch_detail;
-  with_type(dtype, [&](auto tag) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     T* gg = static_cast<T*>(grad_gates);
     // Dropped choices' gate gradients are zero; kept ones are written from their slots below.

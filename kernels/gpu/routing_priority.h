@@ -98,15 +98,10 @@ void priority_order_typed(const Launch<Device>& launch, const T* priority, int64
 template <typename Device>
 void priority_order(const Launch<Device>& launch, DType dtype, const void* priority, int64_t N,
                     int64_t* order) {
-  if (dtype != DType::float32 && dtype != DType::float64) {
-    throw std::invalid_argument("moe_kernels::priority_order: priority must be float32 or float64");
-  }
-  if (N <= 0) return;
-  if (dtype == DType::float32) {
-    priority_order_typed<Device>(launch, static_cast<const float*>(priority), N, order);
-  } else {
-    priority_order_typed<Device>(launch, static_cast<const double*>(priority), N, order);
-  }
+  visit_score_dtype(dtype, "priority_order", [&](auto tag) {
+    using T = decltype(tag);
+    if (N > 0) priority_order_typed<Device>(launch, static_cast<const T*>(priority), N, order);
+  });
 }
 
 }  // namespace moe::kernels::gpu

@@ -120,21 +120,16 @@ void topk_typed(const Launch<Device>& launch, TopkParams<T> p) {
 template <typename Device>
 void topk_choices(const Launch<Device>& launch, DType dtype, const void* scores, int64_t N,
                   int64_t E, int64_t k, const float* selection_bias, int32_t* idx) {
-  if (dtype != DType::float32 && dtype != DType::float64) {
-    throw std::invalid_argument("moe_kernels::topk_choices: scores must be float32 or float64");
-  }
   if (k < 0 || k > E) {
     throw std::invalid_argument("moe_kernels::topk_choices: need 0 <= k <= E (k=" +
                                 std::to_string(k) + ", E=" + std::to_string(E) + ")");
   }
-  if (N <= 0 || k == 0) return;
-  if (dtype == DType::float32) {
-    topk_typed<Device, float>(launch, TopkParams<float>{static_cast<const float*>(scores),
-                                                        selection_bias, N, E, k, idx, 0, false});
-  } else {
-    topk_typed<Device, double>(launch, TopkParams<double>{static_cast<const double*>(scores),
-                                                          selection_bias, N, E, k, idx, 0, false});
-  }
+  visit_score_dtype(dtype, "topk_choices", [&](auto tag) {
+    using T = decltype(tag);
+    if (N <= 0 || k == 0) return;
+    topk_typed<Device, T>(launch, TopkParams<T>{static_cast<const T*>(scores), selection_bias, N, E,
+                                                k, idx, 0, false});
+  });
 }
 
 }  // namespace moe::kernels::gpu

@@ -7,25 +7,6 @@
 namespace moe::kernels::test {
 namespace {
 
-template <typename T>
-DType dtype_of();
-template <>
-DType dtype_of<float>() {
-  return DType::float32;
-}
-template <>
-DType dtype_of<double>() {
-  return DType::float64;
-}
-template <>
-DType dtype_of<float16>() {
-  return DType::float16;
-}
-template <>
-DType dtype_of<bfloat16>() {
-  return DType::bfloat16;
-}
-
 size_t count(int64_t n) {
   return static_cast<size_t>(n > 0 ? n : 0);
 }

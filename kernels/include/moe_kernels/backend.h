@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "moe_kernels/types.h"
@@ -26,6 +28,51 @@ const char* device_kind_name(DeviceKind kind);
 enum class DType { float32, float64, float16, bfloat16 };
 size_t dtype_size(DType dtype);
 const char* dtype_name(DType dtype);
+
+// Calls f(T{}) with the element type of dtype (float, double, float16, bfloat16).
+template <typename F>
+void visit_dtype(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::float32:
+      return f(float{});
+    case DType::float64:
+      return f(double{});
+    case DType::float16:
+      return f(float16{});
+    case DType::bfloat16:
+      return f(bfloat16{});
+  }
+  throw std::invalid_argument("moe_kernels: unknown element type");
+}
+
+// The DType of an element type (the inverse of visit_dtype).
+template <typename T>
+constexpr DType dtype_of();
+template <>
+constexpr DType dtype_of<float>() {
+  return DType::float32;
+}
+template <>
+constexpr DType dtype_of<double>() {
+  return DType::float64;
+}
+template <>
+constexpr DType dtype_of<float16>() {
+  return DType::float16;
+}
+template <>
+constexpr DType dtype_of<bfloat16>() {
+  return DType::bfloat16;
+}
+
+// The same for routing scores, which are float32 or float64: others are refused, naming `op`.
+template <typename F>
+void visit_score_dtype(DType dtype, const char* op, F&& f) {
+  if (dtype == DType::float32) return f(float{});
+  if (dtype == DType::float64) return f(double{});
+  throw std::invalid_argument(std::string("moe_kernels::") + op +
+                              ": scores must be float32 or float64, got " + dtype_name(dtype));
+}
 
 // A cudaStream_t / hipStream_t; nullptr is the device's default stream. The CPU backend finishes
 // every call before it returns and ignores it.
