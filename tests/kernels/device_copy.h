@@ -11,7 +11,7 @@ class DeviceCopy {
  public:
   // Copies bytes from host (nullable: a null device pointer) to a new device buffer.
   DeviceCopy(kernels::Backend& backend, const void* host, size_t bytes)
-      : backend_(backend), host_(host), bytes_(bytes) {
+      : backend_(backend), bytes_(bytes) {
     if (!host) return;
     device_ = backend_.allocate(bytes);
     backend_.copy_to_device(device_, host, bytes, nullptr);
@@ -33,7 +33,6 @@ class DeviceCopy {
 
  private:
   kernels::Backend& backend_;
-  const void* host_;
   size_t bytes_;
   void* device_ = nullptr;
 };
