@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# An OpenSSH server of its own in DIR, for the remote launch tests: its own host key, client key,
+# authorized_keys and known_hosts, listening on 127.0.0.1 at a free port, for the current user.
+#   sshd_server.sh start DIR [--password-only]   prints PORT= IDENTITY= KNOWN_HOSTS= USER= lines
+#   sshd_server.sh stop DIR
+# --password-only turns public keys off, so a BatchMode client fails as on a password-only host.
+set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"  # sshd lives in sbin, which a user's PATH may lack
+action=${1:?usage: sshd_server.sh start DIR [--password-only] | stop DIR}
+dir=$(realpath -m "${2:?usage: sshd_server.sh start DIR [--password-only] | stop DIR}")
+password_only=no
+[ "${3:-}" = --password-only ] && password_only=yes
+
+stop() {
+  [ -f "$dir/sshd.pid" ] && kill "$(cat "$dir/sshd.pid")" 2>/dev/null || true
+  rm -f "$dir/sshd.pid"
+}
+
+if [ "$action" = stop ]; then stop; exit 0; fi
+[ "$action" = start ] || { echo "sshd_server: unknown action '$action'" >&2; exit 2; }
+
+sshd=$(command -v sshd || true)
+[ -n "$sshd" ] || { echo "sshd_server: sshd not found (openssh-server)" >&2; exit 1; }
+sshd=$(realpath "$sshd")  # sshd re-executes itself and insists on an absolute path
+
+# sshd's privilege separation directory; only root can create it, and only root needs it.
+if [ "$(id -u)" -eq 0 ]; then mkdir -p /run/sshd && chmod 755 /run/sshd; fi
+
+mkdir -p "$dir"
+stop
+rm -f "$dir"/host_key* "$dir"/client_key*
+ssh-keygen -q -t ed25519 -N '' -C moe-e2e-host -f "$dir/host_key"
+ssh-keygen -q -t ed25519 -N '' -C moe-e2e-client -f "$dir/client_key"
+cp "$dir/client_key.pub" "$dir/authorized_keys"
+chmod 600 "$dir/authorized_keys"
+
+port_in_use() { ss -Hltn "sport = :$1" | grep -q .; }
+# A port from the directory's name, then the next free one, so concurrent tests do not meet.
+port=$(( 30000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 20000 ))
+for _ in $(seq 1 200); do
+  port_in_use "$port" || break
+  port=$(( port + 1 ))
+done
+port_in_use "$port" && { echo "sshd_server: no free port found near $port" >&2; exit 1; }
+
+pubkey=yes password=no
+[ "$password_only" = yes ] && pubkey=no password=yes
+cat > "$dir/sshd_config" <<CONF
+ListenAddress 127.0.0.1
+Port $port
+HostKey $dir/host_key
+PidFile $dir/sshd.pid
+AuthorizedKeysFile $dir/authorized_keys
+UsePAM no
+StrictModes no
+PubkeyAuthentication $pubkey
+PasswordAuthentication $password
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+LogLevel VERBOSE
+CONF
+echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
+
+"$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"
+for _ in $(seq 1 100); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "PORT=$port"
+    echo "IDENTITY=$dir/client_key"
+    echo "KNOWN_HOSTS=$dir/known_hosts"
+    echo "USER=$(id -un)"
+    exit 0
+  fi
+  sleep 0.1
+done
+echo "sshd_server: sshd did not accept connections on port $port; log in $dir/sshd.log" >&2
+stop
+exit 1

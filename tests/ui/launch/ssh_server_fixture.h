@@ -1,0 +1,98 @@
+#pragma once
+// SshServerFixture: a real OpenSSH server on 127.0.0.1 for the remote launch tests, started by
+// tests/e2e/launchers/sshd_server.sh in a temporary directory of its own and stopped with the
+// fixture. sshTarget() is a Target that reaches it with the fixture's key and known_hosts file.
+// The script's path comes from MOE_SSHD_SCRIPT (tests/ui/launch/CMakeLists.txt).
+#include <QDir>
+#include <QProcess>
+#include <QString>
+#include <QTemporaryDir>
+
+#include "launch/target.h"
+
+namespace moe::test {
+
+class SshServerFixture {
+ public:
+  enum class Auth { Keys, PasswordOnly };
+
+  // Starts the server (blocking: a test, not the GUI thread); ok() says whether it came up.
+  explicit SshServerFixture(Auth auth = Auth::Keys) {
+    if (!dir_.isValid()) {
+      error_ = QStringLiteral("cannot create a temporary directory");
+      return;
+    }
+    QStringList args{QStringLiteral("start"), serverDir()};
+    if (auth == Auth::PasswordOnly) args << QStringLiteral("--password-only");
+    QString out;
+    started_ = true;  // stop even a half-started server
+    if (!runScript(args, &out)) return;
+    for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+      const QString key = line.section(QLatin1Char('='), 0, 0);
+      const QString value = line.section(QLatin1Char('='), 1);
+      if (key == QLatin1String("PORT")) port_ = value.toInt();
+      if (key == QLatin1String("IDENTITY")) identity_ = value;
+      if (key == QLatin1String("KNOWN_HOSTS")) known_hosts_ = value;
+      if (key == QLatin1String("USER")) user_ = value;
+    }
+    if (port_ <= 0 || identity_.isEmpty() || known_hosts_.isEmpty() || user_.isEmpty())
+      error_ = QStringLiteral("sshd_server.sh printed no PORT/IDENTITY/KNOWN_HOSTS/USER: ") + out;
+    QDir(dir_.path()).mkpath(QStringLiteral("runs"));
+  }
+  ~SshServerFixture() {
+    if (started_) runScript({QStringLiteral("stop"), serverDir()}, nullptr);
+  }
+  SshServerFixture(const SshServerFixture&) = delete;
+  SshServerFixture& operator=(const SshServerFixture&) = delete;
+
+  bool ok() const { return error_.isEmpty(); }
+  QString error() const { return error_; }
+  int port() const { return port_; }
+  QString identity() const { return identity_; }
+  QString knownHosts() const { return known_hosts_; }
+  QString user() const { return user_; }
+  // A directory of the fixture's own for runs, created empty.
+  QString runsRoot() const { return dir_.filePath(QStringLiteral("runs")); }
+
+  // An SSH target for this server: key login, the host key already known.
+  moe::ui::Target sshTarget(const QString& name) const {
+    moe::ui::Target target;
+    target.kind = moe::ui::Target::Kind::Ssh;
+    target.name = name;
+    target.ssh.host = QStringLiteral("127.0.0.1");
+    target.ssh.port = port_;
+    target.ssh.user = user_;
+    target.ssh.identity_file = identity_;
+    target.ssh.known_hosts_file = known_hosts_;
+    target.runs_root = runsRoot();
+#ifdef MOE_TRAIN_BIN
+    target.train_program = QStringLiteral(MOE_TRAIN_BIN);
+#endif
+    return target;
+  }
+
+ private:
+  QString serverDir() const { return dir_.filePath(QStringLiteral("sshd")); }
+
+  bool runScript(const QStringList& args, QString* out) {
+    QProcess script;
+    script.start(QStringLiteral(MOE_SSHD_SCRIPT), args);
+    if (!script.waitForFinished(60000) || script.exitStatus() != QProcess::NormalExit ||
+        script.exitCode() != 0) {
+      error_ = QStringLiteral("%1 %2 failed: %3%4")
+                   .arg(QStringLiteral(MOE_SSHD_SCRIPT), args.join(QLatin1Char(' ')),
+                        script.errorString() + QLatin1Char(' '),
+                        QString::fromLocal8Bit(script.readAllStandardError()).trimmed());
+      return false;
+    }
+    if (out) *out = QString::fromLocal8Bit(script.readAllStandardOutput());
+    return true;
+  }
+
+  QTemporaryDir dir_;
+  bool started_ = false;
+  int port_ = 0;
+  QString identity_, known_hosts_, user_, error_;
+};
+
+}  // namespace moe::test
