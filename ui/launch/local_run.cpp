@@ -17,9 +17,6 @@ namespace moe::ui {
 
 namespace {
 
-constexpr int kExitInterrupted = 128 + SIGINT;  // 130: moe-train stopped by SIGINT
-constexpr int kExitTerminated = 128 + SIGTERM;  // 143: by SIGTERM
-constexpr size_t kEtaWindow = 32;               // recent step rows the ETA is taken from
 
 }  // namespace
 
@@ -208,21 +205,8 @@ void LocalRun::onTelemetryChanged() {
   emit progressChanged(step_, total_steps_, eta_s_);
 }
 
-// Wall time per step over the recent rows up to this process's latest step: includes eval,
-// checkpoints and logging, which step_ms does not, and adapts when the speed changes.
 void LocalRun::updateEta(const RunSeries& series, qint64 step) {
-  eta_s_ = -1;
-  const StepColumns recent =
-      series.steps(StepRange{kNoStep, static_cast<double>(step), kEtaWindow});
-  const size_t n = recent.size();
-  if (n < 2 || total_steps_ <= 0) return;
-  // Rows of this process only: a resumed run's history has the clock of an earlier process.
-  size_t first = n - 1;
-  while (first > 0 && recent.t[first - 1] <= recent.t[first]) --first;
-  const double steps = recent.step[n - 1] - recent.step[first];
-  const double seconds = recent.t[n - 1] - recent.t[first];
-  if (steps > 0 && seconds >= 0)
-    eta_s_ = std::max<double>(0, static_cast<double>(total_steps_ - step)) * seconds / steps;
+  eta_s_ = estimateEtaSeconds(series, step, total_steps_);
 }
 
 void LocalRun::onProcessError(QProcess::ProcessError error) {

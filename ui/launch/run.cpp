@@ -3,6 +3,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace moe::ui {
 
 Run::Run(QObject* parent) : QObject(parent), feed_(new TelemetryFeed(this)) {}
@@ -35,6 +37,23 @@ QString Run::stateName(State state) {
 QString Run::stateText() const {
   if (state() == State::Starting && isResume()) return tr("resuming");
   return stateName(state());
+}
+
+// Wall time per step over the recent rows up to `step`: includes eval, checkpoints and logging,
+// which step_ms does not, and adapts when the speed changes.
+double estimateEtaSeconds(const RunSeries& series, qint64 step, qint64 total_steps) {
+  constexpr size_t kEtaWindow = 32;  // recent step rows the ETA is taken from
+  const StepColumns recent =
+      series.steps(StepRange{kNoStep, static_cast<double>(step), kEtaWindow});
+  const size_t n = recent.size();
+  if (n < 2 || total_steps <= 0) return -1;
+  // Rows of this process only: a resumed run's history has the clock of an earlier process.
+  size_t first = n - 1;
+  while (first > 0 && recent.t[first - 1] <= recent.t[first]) --first;
+  const double steps = recent.step[n - 1] - recent.step[first];
+  const double seconds = recent.t[n - 1] - recent.t[first];
+  if (steps <= 0 || seconds < 0) return -1;
+  return std::max<double>(0, static_cast<double>(total_steps - step)) * seconds / steps;
 }
 
 bool hasCheckpoint(const QString& run_dir) {

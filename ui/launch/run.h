@@ -42,8 +42,12 @@ class Run : public QObject {
   virtual State state() const = 0;
   bool isActive() const;
   static QString stateName(State state);
-  // stateName(), except that a resume is "resuming" until its process has started the run.
-  QString stateText() const;
+  // stateName(), except that a resume is "resuming" until its process has started the run; a
+  // queued run says so ("pending: Resources").
+  virtual QString stateText() const;
+  // Whether it keeps running when the app quits (a remote run: the app re-attaches at its next
+  // start); the app cancels the others before it quits.
+  virtual bool isDetached() const { return false; }
   // Whether it continues an earlier run's directory from its newest checkpoint.
   virtual bool isResume() const = 0;
 
@@ -96,6 +100,13 @@ class Run : public QObject {
  private:
   TelemetryFeed* feed_;
 };
+
+// moe-train's exit statuses when a signal stopped it after a checkpoint (SIGINT, SIGTERM).
+inline constexpr int kExitInterrupted = 130;
+inline constexpr int kExitTerminated = 143;
+
+// Seconds until `total_steps` at the recent pace of the series up to `step`; -1 when unknown.
+double estimateEtaSeconds(const RunSeries& series, qint64 step, qint64 total_steps);
 
 // Whether `run_dir` (on this machine) holds a complete checkpoint to resume from
 // (checkpoints/step-N/ with its state.json).

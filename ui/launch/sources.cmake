@@ -5,6 +5,14 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/launch_spec.h
   ${CMAKE_CURRENT_LIST_DIR}/local_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/local_run.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_channel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_channel.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_command.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_scripts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_scripts.h
+  ${CMAKE_CURRENT_LIST_DIR}/ssh_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ssh_command.h
   ${CMAKE_CURRENT_LIST_DIR}/run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run.h
   ${CMAKE_CURRENT_LIST_DIR}/run_manager.cpp

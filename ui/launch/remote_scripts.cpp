@@ -1,0 +1,91 @@
+#include "launch/remote_scripts.h"
+
+namespace moe::ui::remote_scripts {
+
+const QString kPrepare = QStringLiteral(R"SH(set -e
+root=$1
+case $root in "~") root=$HOME ;; "~/"*) root=$HOME/${root#"~/"} ;; esac
+mkdir -p -- "$root"
+dir=$(cd -- "$root" && pwd -P)/$2
+mkdir -- "$dir"
+mkdir -- "$dir/remote"
+cat > "$dir/remote/submitted.json"
+printf '%s\n' "$dir"
+)SH");
+
+// The runner ignores INT and TERM itself (a trap, so that moe-train still gets the default
+// action) and writes the exit status when moe-train ends; kSignalRun signals its children.
+const QString kStartDetached = QStringLiteral(R"SH(dir=$1 setup=$2 prog=$3 nproc=$4
+cd -- "$dir" || exit 2
+if ! (eval "$setup") > remote/setup.log 2>&1; then
+  echo "the target's setup commands failed on $(hostname):" >&2
+  tail -n 20 remote/setup.log >&2
+  exit 3
+fi
+if ! (eval "$setup" > /dev/null 2>&1; command -v "$prog") > /dev/null 2>&1; then
+  echo "moe-train not found at $prog on $(hostname)" >&2
+  exit 3
+fi
+if [ "$nproc" -gt 1 ]; then
+  set -- "$prog" launch --nproc-per-node "$nproc" -- run
+else
+  set -- "$prog" run
+fi
+set -- "$@" --config remote/submitted.json --run-dir "$dir"
+setsid sh -c 'echo $$ > remote/pid
+trap : INT TERM
+eval "$0" >> remote/setup.log 2>&1
+"$@" > /dev/null 2> remote/stderr.log < /dev/null
+echo $? > remote/exit_status.tmp && mv remote/exit_status.tmp remote/exit_status' \
+  "$setup" "$@" < /dev/null > /dev/null 2>&1 &
+i=0
+while [ ! -s remote/pid ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+cat remote/pid
+)SH");
+
+const QString kSubmitBatch = QStringLiteral(R"SH(set -e
+cd -- "$1"
+cat > remote/job.sh
+sbatch --parsable remote/job.sh
+)SH");
+
+const QString kStatus = QStringLiteral(R"SH(cd -- "$1" 2> /dev/null || { echo missing; exit 0; }
+if [ -f remote/exit_status ]; then echo "exited $(cat remote/exit_status)"
+elif [ ! -s remote/pid ]; then echo none
+elif kill -0 "$(cat remote/pid)" 2> /dev/null; then echo running
+elif [ -f remote/exit_status ]; then echo "exited $(cat remote/exit_status)"
+else echo gone
+fi
+echo "metrics $(wc -c < metrics.jsonl 2> /dev/null || echo 0)"
+echo "free $(df -Pk . | awk 'NR == 2 { print $4 }')"
+if [ -n "$2" ]; then
+  q=$(squeue -h -j "$2" -o '%T|%r' 2> /dev/null | head -n 1)
+  if [ -n "$q" ]; then echo "queue $q"
+  else
+    c=$(scontrol -o show job "$2" 2> /dev/null | head -n 1)
+    [ -n "$c" ] && echo "scontrol $c"
+  fi
+fi
+echo ---
+tail -n 40 remote/stderr.log 2> /dev/null
+exit 0
+)SH");
+
+const QString kFollow = QStringLiteral(R"SH(exec tail -c +"$(($2 + 1))" -F -- "$1" 2> /dev/null
+)SH");
+
+const QString kRead = QStringLiteral(R"SH([ -f "$1" ] || exit 0
+exec tail -c +"$(($2 + 1))" -- "$1"
+)SH");
+
+const QString kSignalRun = QStringLiteral(R"SH(cd -- "$1" || exit 2
+[ -s remote/pid ] || { echo "no runner pid in $1/remote" >&2; exit 2; }
+pkill -"$2" -P "$(cat remote/pid)"
+exit 0
+)SH");
+
+const QString kCancelJob = QStringLiteral(R"SH(if [ -n "$2" ]; then exec scancel --signal="$2" "$1"; fi
+exec scancel "$1"
+)SH");
+
+}  // namespace moe::ui::remote_scripts
