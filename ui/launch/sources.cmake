@@ -1,10 +1,6 @@
 # Launch: Run (the interface every run has, wherever it runs), LocalRun (one moe-train process on
 # this machine) and RunManager (the runs of this session).
 target_sources(moe_ui PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.h
-  ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/command_exports.h
   ${CMAKE_CURRENT_LIST_DIR}/connection_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/connection_test.h
   ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.cpp
@@ -27,10 +23,6 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run.h
   ${CMAKE_CURRENT_LIST_DIR}/run_manager.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_manager.h
-  ${CMAKE_CURRENT_LIST_DIR}/shell_words.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/shell_words.h
-  ${CMAKE_CURRENT_LIST_DIR}/slurm_script.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/slurm_script.h
   ${CMAKE_CURRENT_LIST_DIR}/shell_words.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shell_words.h
   ${CMAKE_CURRENT_LIST_DIR}/slurm_script.cpp
