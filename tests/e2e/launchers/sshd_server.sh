@@ -11,8 +11,19 @@ dir=$(realpath -m "${2:?usage: sshd_server.sh start DIR [--password-only] | stop
 password_only=no
 [ "${3:-}" = --password-only ] && password_only=yes
 
+# The listener, and the sessions it forked (by parent pid, from /proc: no procps needed), so that
+# no ssh master connection outlives the server the test stopped.
 stop() {
-  [ -f "$dir/sshd.pid" ] && kill "$(cat "$dir/sshd.pid")" 2>/dev/null || true
+  [ -f "$dir/sshd.pid" ] || return 0
+  local pid line rest stat
+  pid=$(cat "$dir/sshd.pid")
+  for stat in /proc/[0-9]*/stat; do
+    read -r line 2>/dev/null < "$stat" || continue
+    rest=${line##*) }  # after "PID (COMM) ": STATE PPID ...
+    set -- $rest
+    [ "$2" = "$pid" ] && kill "${stat//[^0-9]/}" 2>/dev/null
+  done
+  kill "$pid" 2>/dev/null || true
   rm -f "$dir/sshd.pid"
 }
 
@@ -34,7 +45,8 @@ ssh-keygen -q -t ed25519 -N '' -C moe-e2e-client -f "$dir/client_key"
 cp "$dir/client_key.pub" "$dir/authorized_keys"
 chmod 600 "$dir/authorized_keys"
 
-port_in_use() { ss -Hltn "sport = :$1" | grep -q .; }
+# Something listens when a connection succeeds (bash's /dev/tcp: no ss or netstat needed).
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # A port from the directory's name, then the next free one, so concurrent tests do not meet.
 port=$(( 30000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 20000 ))
 for _ in $(seq 1 200); do
