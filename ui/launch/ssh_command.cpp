@@ -1,6 +1,7 @@
 #include "launch/ssh_command.h"
 
 #include <QDir>
+#include <QFile>
 #include <QStandardPaths>
 
 namespace moe::ui {

@@ -1,0 +1,128 @@
+#include "launch/remote_telemetry_stream.h"
+
+#include <QFile>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <utility>
+
+#include "launch/remote_scripts.h"
+
+namespace moe::ui {
+
+RemoteTelemetryStream::RemoteTelemetryStream(const Target& target, QString remote_file,
+                                             QString mirror_file, QObject* parent)
+    : QObject(parent),
+      remote_file_(std::move(remote_file)),
+      mirror_file_(std::move(mirror_file)),
+      follow_channel_(new RemoteChannel(target, this)),
+      read_channel_(new RemoteChannel(target, this)) {
+  mirror_writer_.setMaxThreadCount(1);  // appends in the order they were queued
+  retry_.setSingleShot(true);
+  connect(&retry_, &QTimer::timeout, this, [this] { finishing_ ? readRest() : follow(); });
+  connect(follow_channel_, &RemoteChannel::output, this, &RemoteTelemetryStream::take);
+  connect(follow_channel_, &RemoteChannel::finished, this, &RemoteTelemetryStream::onFollowEnded);
+  connect(read_channel_, &RemoteChannel::finished, this, &RemoteTelemetryStream::onRestRead);
+}
+
+RemoteTelemetryStream::~RemoteTelemetryStream() { mirror_writer_.waitForDone(); }
+
+void RemoteTelemetryStream::start(qint64 offset) {
+  offset_ = offset;
+  done_ = finishing_ = false;
+  follow();
+}
+
+void RemoteTelemetryStream::follow() {
+  partial_.clear();  // a cut line comes again whole: following restarts at its first byte
+  following_ = true;
+  follow_channel_->follow(remote_scripts::kFollow, {remote_file_, QString::number(offset_)});
+}
+
+void RemoteTelemetryStream::stop() {
+  retry_.stop();
+  following_ = false;
+  follow_channel_->stop();
+}
+
+void RemoteTelemetryStream::finish() {
+  if (finishing_) return;
+  finishing_ = true;
+  retry_.stop();
+  if (follow_channel_->isBusy()) {
+    follow_channel_->stop();  // onFollowEnded reads the rest
+  } else {
+    readRest();
+  }
+}
+
+void RemoteTelemetryStream::take(const QByteArray& bytes) {
+  if (lost_) {
+    lost_ = false;
+    retry_ms_ = kFirstRetryMs;
+    emit connectionRestored();
+  }
+  partial_ += bytes;
+  const qsizetype end = partial_.lastIndexOf('\n') + 1;
+  if (end == 0) return;
+  const QByteArray complete = partial_.left(end);
+  partial_.remove(0, end);
+  offset_ += complete.size();
+  const QString path = mirror_file_;
+  (void)QtConcurrent::run(&mirror_writer_, [path, complete] {
+    QFile file(path);
+    if (file.open(QIODevice::Append)) file.write(complete);
+  });
+  emit lines(complete);
+}
+
+void RemoteTelemetryStream::onFollowEnded(const RemoteResult& result) {
+  following_ = false;
+  if (finishing_) {
+    readRest();
+  } else if (!result.stopped) {
+    retryLater(result.connection_error.isEmpty()
+                   ? QStringLiteral("following metrics.jsonl stopped (%1)").arg(result.message())
+                   : result.connection_error);
+  }
+}
+
+void RemoteTelemetryStream::readRest() {
+  partial_.clear();
+  read_channel_->run(remote_scripts::kRead, {remote_file_, QString::number(offset_)});
+}
+
+void RemoteTelemetryStream::onRestRead(const RemoteResult& result) {
+  if (!result.ok()) {
+    retryLater(result.message());
+    return;
+  }
+  take(result.out);
+  // A last line without a newline is one a crash cut short: not telemetry.
+  partial_.clear();
+  done_ = true;
+  emit caughtUp();
+}
+
+void RemoteTelemetryStream::retryLater(const QString& why) {
+  if (!lost_) {
+    lost_ = true;
+    emit connectionLost(why);
+  }
+  retry_.start(retry_ms_);
+  retry_ms_ = std::min(retry_ms_ * 2, kMaxRetryMs);
+}
+
+QByteArray RemoteTelemetryStream::readMirror(const QString& mirror_file) {
+  QFile file(mirror_file);
+  if (!file.open(QIODevice::ReadWrite)) return {};
+  QByteArray bytes = file.readAll();
+  const qsizetype end = bytes.lastIndexOf('\n') + 1;
+  if (end < bytes.size()) {
+    bytes.truncate(end);
+    file.resize(end);
+  }
+  return bytes;
+}
+
+}  // namespace moe::ui

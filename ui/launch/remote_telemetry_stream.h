@@ -1,0 +1,73 @@
+// RemoteTelemetryStream: a remote run's metrics.jsonl, streamed to the app from the byte it
+// already holds. Only complete lines leave it (lines()), and each is appended to the local copy
+// (the mirror) first, so the mirror's size is always the offset to continue from: after a dropped
+// connection (it re-attaches by itself, with a growing pause) or an app restart (the next
+// RemoteRun starts it at the mirror's size), no line is lost or repeated.
+//
+// Following is `tail -F` on the target (remote_scripts::kFollow); finish() reads what is left once
+// the run has ended, then says caughtUp(). Mirror appends run in order on a worker thread.
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+
+#include "launch/remote_channel.h"
+#include "launch/target.h"
+
+namespace moe::ui {
+
+class RemoteTelemetryStream : public QObject {
+  Q_OBJECT
+
+ public:
+  static constexpr int kFirstRetryMs = 1000;
+  static constexpr int kMaxRetryMs = 30000;
+
+  RemoteTelemetryStream(const Target& target, QString remote_file, QString mirror_file,
+                        QObject* parent = nullptr);
+  ~RemoteTelemetryStream() override;
+
+  // Bytes of complete lines held: the mirror's size, and where following continues.
+  qint64 offset() const { return offset_; }
+  bool isFollowing() const { return following_; }
+
+  // Follows from `offset`, which must be the mirror's size (readMirror()).
+  void start(qint64 offset);
+  // The run has ended: stop following, read the rest, then caughtUp().
+  void finish();
+  // Stops following (the remote run goes on).
+  void stop();
+
+  // A mirror's complete lines, cutting off a last line that a crash left half-written. Reads and
+  // may truncate the file: call it off the GUI thread.
+  static QByteArray readMirror(const QString& mirror_file);
+
+ signals:
+  void lines(const QByteArray& complete_lines);
+  void connectionLost(const QString& why);  // following stopped; it tries again by itself
+  void connectionRestored();
+  void caughtUp();
+
+ private:
+  void follow();
+  void readRest();
+  void take(const QByteArray& bytes);
+  void onFollowEnded(const RemoteResult& result);
+  void onRestRead(const RemoteResult& result);
+  void retryLater(const QString& why);
+
+  QString remote_file_, mirror_file_;
+  RemoteChannel* follow_channel_;
+  RemoteChannel* read_channel_;
+  QThreadPool mirror_writer_;
+  QTimer retry_;
+  int retry_ms_ = kFirstRetryMs;
+  QByteArray partial_;
+  qint64 offset_ = 0;
+  bool following_ = false, finishing_ = false, lost_ = false, done_ = false;
+};
+
+}  // namespace moe::ui
