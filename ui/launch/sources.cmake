@@ -15,6 +15,15 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/remote_channel.h
   ${CMAKE_CURRENT_LIST_DIR}/remote_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/remote_command.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_run.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_run_end.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_run_record.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_run_record.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_status.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_status.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_telemetry_stream.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_telemetry_stream.h
   ${CMAKE_CURRENT_LIST_DIR}/remote_scripts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/remote_scripts.h
   ${CMAKE_CURRENT_LIST_DIR}/ssh_command.cpp
