@@ -104,4 +104,11 @@ Target defaultSlurmTarget() {
   return target;
 }
 
+Target slurmTargetForExport(const Target& current, const QList<Target>& targets) {
+  if (current.kind == Target::Kind::Slurm) return current;
+  for (const Target& target : targets)
+    if (target.kind == Target::Kind::Slurm) return target;
+  return defaultSlurmTarget();
+}
+
 }  // namespace moe::ui

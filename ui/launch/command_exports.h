@@ -34,4 +34,8 @@ QList<ExportedCommand> exportedCommands(const QString& config_file,
 // A Slurm target with the cluster's defaults (no partition, account or time limit).
 Target defaultSlurmTarget();
 
+// The target whose settings the exported sbatch script takes: `current` when it is a Slurm
+// cluster, else the first Slurm cluster of `targets`, else defaultSlurmTarget().
+Target slurmTargetForExport(const Target& current, const QList<Target>& targets);
+
 }  // namespace moe::ui

@@ -17,7 +17,10 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
+#include "launch/command_export_dialog.h"
+#include "launch/command_exports.h"
 #include "launch/run_manager.h"
+#include "launch/target_store.h"
 #include "runs/live_run_recorder.h"
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
@@ -116,6 +119,23 @@ void MainWindow::buildMenus() {
   run_action_->setToolTip(tr("Launch the experiment as a local moe-train run"));
   run->addAction(tr("Show &Runs"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
                  [this] { tabs_->setCurrentWidget(runs_view_); });
+  run->addSeparator();
+  QAction* export_commands =
+      run->addAction(tr("&Export Command Lines…"), this, &MainWindow::exportCommandLines);
+  export_commands->setStatusTip(
+      tr("The moe-train, launcher, srun and sbatch lines that start this experiment by hand"));
+}
+
+// The experiment as saved (or a stand-in name) in every command line that starts it by hand; the
+// sbatch script takes the current target's Slurm settings, else the first cluster's.
+void MainWindow::exportCommandLines() {
+  const ExperimentDocument* doc = editor_->document();
+  const QString file = doc->filePath().isEmpty() ? QStringLiteral("config.json") : doc->filePath();
+  const TargetStore targets;
+  auto* dialog = new CommandExportDialog(
+      file, doc->config(), slurmTargetForExport(targets.current(), targets.targets()), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
 }
 
 // Always in view, top right of the tabs: the one thing people come here to press.

@@ -58,6 +58,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void chooseRunDirectory();
+  void exportCommandLines();
   void buildRunButton();
   void openStore();
   void restoreLayout();

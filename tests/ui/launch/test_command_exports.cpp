@@ -100,6 +100,22 @@ class TestCommandExports : public QObject {
     QVERIFY(!script.contains(QStringLiteral("srun")));
   }
 
+  void scriptTakesTheCurrentOrFirstSlurmTarget() {
+    using moe::ui::Target;
+    Target ssh;
+    ssh.kind = Target::Kind::Ssh;
+    ssh.name = QStringLiteral("box");
+    Target a = moe::ui::defaultSlurmTarget(), b = a;
+    a.name = QStringLiteral("a");
+    b.name = QStringLiteral("b");
+    const QList<Target> targets{Target::local(), ssh, a, b};
+    QCOMPARE(moe::ui::slurmTargetForExport(b, targets).name, QStringLiteral("b"));
+    QCOMPARE(moe::ui::slurmTargetForExport(ssh, targets).name, QStringLiteral("a"));
+    const Target fallback = moe::ui::slurmTargetForExport(ssh, {Target::local(), ssh});
+    QVERIFY(fallback.kind == Target::Kind::Slurm);
+    QCOMPARE(fallback.name, QStringLiteral("slurm"));
+  }
+
   void dialogShowsCopiesAndSaves() {
     moe::ui::CommandExportDialog dialog(QStringLiteral("c.json"), ranksConfig(1, 2),
                                         moe::ui::defaultSlurmTarget());
