@@ -53,6 +53,11 @@ QString hostName(const Target& target) {
   return target.ssh.isLocal() ? QStringLiteral("this machine") : target.ssh.host;
 }
 
+QString whereOf(const Target& target) {
+  if (target.ssh.isLocal()) return QStringLiteral("this machine");
+  return QStringLiteral("%1 (port %2)").arg(target.ssh.destination()).arg(target.ssh.port);
+}
+
 QMap<QString, QString> keyValues(const QByteArray& out) {
   QMap<QString, QString> values;
   for (const QString& line : QString::fromUtf8(out).split(QLatin1Char('\n'))) {
@@ -67,6 +72,7 @@ ConnectionReport reportFromProbe(const Target& target, const QByteArray& out) {
   const QMap<QString, QString> values = keyValues(out);
   ConnectionReport report;
   report.reachable = true;
+  report.where = whereOf(target);
   report.runs_root_abs = values.value(QStringLiteral("runs_root"));
   report.runs_root_exists = values.contains(QStringLiteral("runs_root_exists"));
   report.train_program_abs = values.value(QStringLiteral("train"));
@@ -102,13 +108,13 @@ QString ConnectionReport::summary() const {
   if (!reachable) return QStringLiteral("Not reachable: %1").arg(error);
   const QLocale locale;
   QStringList lines;
+  lines << QStringLiteral("Reached %1.").arg(where);
   if (!version.isEmpty())
     lines << QStringLiteral("moe-train %1 at %2").arg(version, train_program_abs);
-  lines << QStringLiteral("CPU cores: %1").arg(cores)
-        << QStringLiteral("GPUs: %1").arg(gpus)
+  lines << QStringLiteral("CPU cores: %1").arg(cores) << QStringLiteral("GPUs: %1").arg(gpus)
         << QStringLiteral("Runs root: %1%2")
-               .arg(runs_root_abs, runs_root_exists ? QString()
-                                                    : QStringLiteral(" (made by the first run)"));
+               .arg(runs_root_abs,
+                    runs_root_exists ? QString() : QStringLiteral(" (made by the first run)"));
   if (free_bytes >= 0)
     lines << QStringLiteral("Free there: %1").arg(locale.formattedDataSize(free_bytes));
   if (!error.isEmpty()) lines << QString() << QStringLiteral("Problems:") << error;
@@ -123,9 +129,13 @@ ConnectionTest::ConnectionTest(QObject* parent) : QObject(parent) {
   });
 }
 
-ConnectionTest::~ConnectionTest() { abandon(); }
+ConnectionTest::~ConnectionTest() {
+  abandon();
+}
 
-QString ConnectionTest::probeScript() { return QString::fromLatin1(kProbeScript); }
+QString ConnectionTest::probeScript() {
+  return QString::fromLatin1(kProbeScript);
+}
 
 void ConnectionTest::start(const Target& target) {
   abandon();
@@ -151,6 +161,7 @@ void ConnectionTest::onFinished(const RemoteResult& result) {
   channel_->deleteLater();
   channel_ = nullptr;
   ConnectionReport report;
+  report.where = whereOf(target_);
   if (timed_out_) {
     report.error = QStringLiteral("%1 did not answer within %2 s")
                        .arg(hostName(target_))

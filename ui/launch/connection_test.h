@@ -17,15 +17,16 @@ struct RemoteResult;
 
 struct ConnectionReport {
   bool reachable = false;  // the channel worked: the probe ran on the target
+  QString where;           // user@host (port N), or "this machine"
   // What stops runs from starting there, for people (several lines when several things are
   // wrong); empty when nothing is. When !reachable, why the target could not be reached.
   QString error;
-  QString version;             // moe-train --version; empty when it is missing or did not answer
-  QString train_program_abs;   // where moe-train was found
+  QString version;            // moe-train --version; empty when it is missing or did not answer
+  QString train_program_abs;  // where moe-train was found
   int cores = 0;
-  int gpus = 0;                // NVIDIA (nvidia-smi -L) or AMD (rocm-smi) devices; 0 when none
-  qint64 free_bytes = -1;      // free space for the runs root (or its nearest existing parent)
-  QString runs_root_abs;       // the runs root with ~/ resolved
+  int gpus = 0;            // NVIDIA (nvidia-smi -L) or AMD (rocm-smi) devices; 0 when none
+  qint64 free_bytes = -1;  // free space for the runs root (or its nearest existing parent)
+  QString runs_root_abs;   // the runs root with ~/ resolved
   bool runs_root_exists = false;
 
   bool ok() const { return reachable && error.isEmpty(); }

@@ -72,7 +72,9 @@ class SshServerFixture {
   }
 
  private:
-  QString serverDir() const { return dir_.filePath(QStringLiteral("sshd")); }
+  QString serverDir() const {
+    return dir_.filePath(QStringLiteral("sshd"));
+  }
 
   bool runScript(const QStringList& args, QString* out) {
     QProcess script;

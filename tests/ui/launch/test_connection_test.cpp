@@ -45,6 +45,7 @@ class TestConnectionTest : public QObject {
     QCOMPARE(report.runs_root_abs, server.runsRoot());
     QVERIFY(report.runs_root_exists);
     QVERIFY(report.summary().contains(report.version));
+    QVERIFY(report.summary().contains(QStringLiteral("port %1").arg(server.port())));
   }
 
   void homeRelativeRunsRootIsResolved() {
@@ -70,8 +71,8 @@ class TestConnectionTest : public QObject {
     const ConnectionReport report = probe(target);
     QVERIFY(report.reachable);
     QVERIFY(!report.ok());
-    QCOMPARE(report.error, QStringLiteral("moe-train not found at %1 on 127.0.0.1")
-                               .arg(target.train_program));
+    QCOMPARE(report.error,
+             QStringLiteral("moe-train not found at %1 on 127.0.0.1").arg(target.train_program));
     QVERIFY(report.version.isEmpty());
     QVERIFY(report.cores >= 1);
     QVERIFY(report.summary().contains(report.error));
