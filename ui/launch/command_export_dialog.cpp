@@ -1,5 +1,7 @@
 #include "launch/command_export_dialog.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -31,13 +33,16 @@ QString kindKey(ExportedCommand::Kind kind) {
   return {};
 }
 
-// A read-only monospace box, as tall as `lines` lines of text.
-QPlainTextEdit* commandBox(const ExportedCommand& command, int lines, QWidget* parent) {
+// A read-only monospace box: a command wraps in two lines' height; the script keeps its lines
+// (a shell script's line breaks matter) and is as tall as it is, within bounds.
+QPlainTextEdit* commandBox(const ExportedCommand& command, QWidget* parent) {
+  const bool script = command.kind == ExportedCommand::Kind::SbatchScript;
   auto* box = new QPlainTextEdit(command.text, parent);
   box->setObjectName(QStringLiteral("command_") + kindKey(command.kind));
   box->setReadOnly(true);
   box->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  box->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  box->setLineWrapMode(script ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
+  const int lines = script ? std::clamp(static_cast<int>(command.text.count('\n')) + 1, 8, 24) : 2;
   const int line_height = box->fontMetrics().lineSpacing();
   const int frame = 2 * (box->frameWidth() + static_cast<int>(box->document()->documentMargin()));
   box->setFixedHeight(lines * line_height + frame + 2);
@@ -70,7 +75,7 @@ CommandExportDialog::CommandExportDialog(const QString& config_file,
     const bool is_script = command.kind == ExportedCommand::Kind::SbatchScript;
     if (row > 0) grid->addItem(new QSpacerItem(0, 10), row++, 0);
     grid->addWidget(heading(command, this), row++, 0, 1, 2);
-    QPlainTextEdit* box = commandBox(command, is_script ? 18 : 2, this);
+    QPlainTextEdit* box = commandBox(command, this);
     grid->addWidget(box, row, 0);
     auto* buttons = new QVBoxLayout;
     auto* copy = new QPushButton(tr("Copy"), this);
@@ -93,7 +98,7 @@ CommandExportDialog::CommandExportDialog(const QString& config_file,
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(grid);
   layout->addWidget(close);
-  resize(820, sizeHint().height());
+  resize(880, sizeHint().height());
 }
 
 QString CommandExportDialog::script() const {

@@ -80,10 +80,9 @@ QString slurmBatchScript(const Target& target, const QString& run_name,
   lines << sbatchLines(target.slurm, slurmJobName(run_name));
   lines << target.setup_commands;
   lines << QStringLiteral("cd \"$SLURM_SUBMIT_DIR\" || exit 1  # the setup may have moved")
-        << QStringLiteral("# Each rank finds rank 0 from Slurm's variables: the first host of the "
-                          "step's nodes, and port")
-        << QStringLiteral("# 20000 + SLURM_JOB_ID mod 20000 (export MASTER_PORT in the setup to "
-                          "choose another).")
+        << QStringLiteral("# The ranks meet on the step's first host, at port 20000 + SLURM_JOB_ID "
+                          "mod 20000")
+        << QStringLiteral("# (export MASTER_PORT in the setup to choose another port).")
         << QStringLiteral("srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\"")
                .arg(program, QLatin1String(kSubmittedConfig))
         << QStringLiteral("status=$?")

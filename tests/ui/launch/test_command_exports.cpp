@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QClipboard>
+#include <QDir>
 #include <QFile>
 #include <QGuiApplication>
 #include <QPlainTextEdit>
@@ -144,6 +145,15 @@ class TestCommandExports : public QObject {
     const QString nowhere = dir.filePath(QStringLiteral("missing/job.sbatch"));
     QVERIFY(!dialog.saveScript(nowhere, &error));
     QVERIFY2(error.contains(nowhere), qPrintable(error));
+
+    const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      dialog.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+      const QString shot = QDir(shots).filePath(QStringLiteral("export_dialog.png"));
+      QVERIFY(dialog.grab().save(shot));
+      qInfo("saved %s", qPrintable(shot));
+    }
   }
 };
 
