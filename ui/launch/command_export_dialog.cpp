@@ -24,11 +24,16 @@ namespace {
 
 QString kindKey(ExportedCommand::Kind kind) {
   switch (kind) {
-    case ExportedCommand::Kind::Run: return QStringLiteral("run");
-    case ExportedCommand::Kind::Launch: return QStringLiteral("launch");
-    case ExportedCommand::Kind::Torchrun: return QStringLiteral("torchrun");
-    case ExportedCommand::Kind::Srun: return QStringLiteral("srun");
-    case ExportedCommand::Kind::SbatchScript: return QStringLiteral("sbatch");
+    case ExportedCommand::Kind::Run:
+      return QStringLiteral("run");
+    case ExportedCommand::Kind::Launch:
+      return QStringLiteral("launch");
+    case ExportedCommand::Kind::Torchrun:
+      return QStringLiteral("torchrun");
+    case ExportedCommand::Kind::Srun:
+      return QStringLiteral("srun");
+    case ExportedCommand::Kind::SbatchScript:
+      return QStringLiteral("sbatch");
   }
   return {};
 }
@@ -50,10 +55,10 @@ QPlainTextEdit* commandBox(const ExportedCommand& command, QWidget* parent) {
 }
 
 QWidget* heading(const ExportedCommand& command, QWidget* parent) {
-  auto* label = new QLabel(
-      QStringLiteral("<b>%1</b>&nbsp;&nbsp;<span style='color:#6b7280'>%2</span>")
-          .arg(command.title.toHtmlEscaped(), command.note.toHtmlEscaped()),
-      parent);
+  auto* label =
+      new QLabel(QStringLiteral("<b>%1</b>&nbsp;&nbsp;<span style='color:#6b7280'>%2</span>")
+                     .arg(command.title.toHtmlEscaped(), command.note.toHtmlEscaped()),
+                 parent);
   label->setWordWrap(true);
   return label;
 }

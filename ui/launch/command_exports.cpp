@@ -9,7 +9,9 @@ namespace {
 
 using Kind = ExportedCommand::Kind;
 
-QString number(int64_t n) { return QString::number(n); }
+QString number(int64_t n) {
+  return QString::number(n);
+}
 
 QString masterEndpoint() {
   return QStringLiteral("%1:%2").arg(QLatin1String(kExportMasterHost)).arg(kExportMasterPort);
@@ -33,8 +35,9 @@ ExportedCommand launchCommand(const QStringList& run_args, const protocol::Paral
           << QStringLiteral("0") << QStringLiteral("--master-addr")
           << QLatin1String(kExportMasterHost) << QStringLiteral("--master-port")
           << number(kExportMasterPort);
-    note = QStringLiteral("On each of the %1 nodes, with --node-rank 0 to %2 and %3 the address of "
-                          "node 0.")
+    note = QStringLiteral(
+               "On each of the %1 nodes, with --node-rank 0 to %2 and %3 the address of "
+               "node 0.")
                .arg(p.nodes)
                .arg(p.nodes - 1)
                .arg(QLatin1String(kExportMasterHost));
@@ -74,8 +77,8 @@ ExportedCommand srunCommand(const QStringList& run_args, const protocol::Paralle
 ExportedCommand sbatchScript(const protocol::RunConfig& config, Target target) {
   target.slurm.nodes = static_cast<int>(config.parallel.nodes);
   target.slurm.tasks_per_node = static_cast<int>(config.parallel.nproc);
-  QString text = slurmBatchScript(target, QString::fromStdString(config.name),
-                                  target.train_program);
+  QString text =
+      slurmBatchScript(target, QString::fromStdString(config.name), target.train_program);
   if (text.isEmpty()) {
     for (const QString& problem : slurmScriptProblems(target)) text += "# " + problem + "\n";
   }

@@ -35,7 +35,8 @@ QStringList sbatchLines(const SlurmOptions& s, const QString& job_name) {
   for (const QString& extra : s.extra_lines) {
     const QString line = extra.trimmed();
     if (line.isEmpty()) continue;
-    lines << (line.startsWith(QStringLiteral("#SBATCH")) ? line : QStringLiteral("#SBATCH ") + line);
+    lines << (line.startsWith(QStringLiteral("#SBATCH")) ? line
+                                                         : QStringLiteral("#SBATCH ") + line);
   }
   return lines;
 }
@@ -52,16 +53,19 @@ QString slurmJobName(const QString& run_name) {
 QStringList slurmScriptProblems(const Target& target) {
   const SlurmOptions& s = target.slurm;
   QStringList problems;
-  if (s.nodes < 1) problems << QStringLiteral("slurm nodes: must be at least 1, got %1").arg(s.nodes);
+  if (s.nodes < 1)
+    problems << QStringLiteral("slurm nodes: must be at least 1, got %1").arg(s.nodes);
   if (s.tasks_per_node < 1)
-    problems << QStringLiteral("slurm tasks per node: must be at least 1, got %1")
-                    .arg(s.tasks_per_node);
+    problems
+        << QStringLiteral("slurm tasks per node: must be at least 1, got %1").arg(s.tasks_per_node);
   if (s.gpus_per_node < 0)
-    problems << QStringLiteral("slurm GPUs per node: must be 0 or more, got %1").arg(s.gpus_per_node);
+    problems
+        << QStringLiteral("slurm GPUs per node: must be 0 or more, got %1").arg(s.gpus_per_node);
   const auto check = [&problems](const QString& field, const QString& value) {
     if (hasControlCharacter(value))
-      problems << field + QStringLiteral(": a line break or control character cannot go into an "
-                                         "#SBATCH line");
+      problems << field + QStringLiteral(
+                              ": a line break or control character cannot go into an "
+                              "#SBATCH line");
   };
   check(QStringLiteral("slurm partition"), s.partition);
   check(QStringLiteral("slurm time limit"), s.time_limit);
@@ -80,8 +84,9 @@ QString slurmBatchScript(const Target& target, const QString& run_name,
   lines << sbatchLines(target.slurm, slurmJobName(run_name));
   lines << target.setup_commands;
   lines << QStringLiteral("cd \"$SLURM_SUBMIT_DIR\" || exit 1  # the setup may have moved")
-        << QStringLiteral("# The ranks meet on the step's first host, at port 20000 + SLURM_JOB_ID "
-                          "mod 20000")
+        << QStringLiteral(
+               "# The ranks meet on the step's first host, at port 20000 + SLURM_JOB_ID "
+               "mod 20000")
         << QStringLiteral("# (export MASTER_PORT in the setup to choose another port).")
         << QStringLiteral("srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\"")
                .arg(program, QLatin1String(kSubmittedConfig))

@@ -41,14 +41,15 @@ class TestCommandExports : public QObject {
 
  private slots:
   void oneNodeCommands() {
-    const auto commands = moe::ui::exportedCommands(QStringLiteral("/home/me/exp/c.json"),
-                                                    ranksConfig(1, 2),
-                                                    moe::ui::defaultSlurmTarget());
+    const auto commands = moe::ui::exportedCommands(
+        QStringLiteral("/home/me/exp/c.json"), ranksConfig(1, 2), moe::ui::defaultSlurmTarget());
     QCOMPARE(commands.size(), 5);
-    QCOMPARE(textOf(commands, Kind::Run), QStringLiteral("moe-train run --config /home/me/exp/c.json"));
+    QCOMPARE(textOf(commands, Kind::Run),
+             QStringLiteral("moe-train run --config /home/me/exp/c.json"));
     QVERIFY(commands[0].note.contains(QStringLiteral("needs 2 ranks")));
-    QCOMPARE(textOf(commands, Kind::Launch),
-             QStringLiteral("moe-train launch --nproc-per-node 2 -- run --config /home/me/exp/c.json"));
+    QCOMPARE(
+        textOf(commands, Kind::Launch),
+        QStringLiteral("moe-train launch --nproc-per-node 2 -- run --config /home/me/exp/c.json"));
     QCOMPARE(textOf(commands, Kind::Torchrun),
              QStringLiteral("torchrun --no-python --nproc-per-node=2 moe-train run --config "
                             "/home/me/exp/c.json"));
@@ -60,12 +61,12 @@ class TestCommandExports : public QObject {
   }
 
   void severalNodesNeedARendezvous() {
-    const auto commands =
-        moe::ui::exportedCommands(QStringLiteral("c.json"), ranksConfig(3, 4),
-                                  moe::ui::defaultSlurmTarget());
-    QCOMPARE(textOf(commands, Kind::Launch),
-             QStringLiteral("moe-train launch --nproc-per-node 4 --nnodes 3 --node-rank 0 "
-                            "--master-addr MASTER_HOST --master-port 29500 -- run --config c.json"));
+    const auto commands = moe::ui::exportedCommands(QStringLiteral("c.json"), ranksConfig(3, 4),
+                                                    moe::ui::defaultSlurmTarget());
+    QCOMPARE(
+        textOf(commands, Kind::Launch),
+        QStringLiteral("moe-train launch --nproc-per-node 4 --nnodes 3 --node-rank 0 "
+                       "--master-addr MASTER_HOST --master-port 29500 -- run --config c.json"));
     QCOMPARE(textOf(commands, Kind::Torchrun),
              QStringLiteral("torchrun --no-python --nproc-per-node=4 --nnodes=3 "
                             "--rdzv-backend=c10d --rdzv-endpoint=MASTER_HOST:29500 moe-train run "
@@ -77,9 +78,8 @@ class TestCommandExports : public QObject {
   }
 
   void oddPathsAreQuoted() {
-    const auto commands = moe::ui::exportedCommands(QStringLiteral("/tmp/my exp/it's.json"),
-                                                    ranksConfig(1, 1),
-                                                    moe::ui::defaultSlurmTarget());
+    const auto commands = moe::ui::exportedCommands(
+        QStringLiteral("/tmp/my exp/it's.json"), ranksConfig(1, 1), moe::ui::defaultSlurmTarget());
     QCOMPARE(textOf(commands, Kind::Run),
              QStringLiteral("moe-train run --config '/tmp/my exp/it'\\''s.json'"));
     QVERIFY(commands[0].note.contains(QStringLiteral("One process")));
@@ -89,9 +89,9 @@ class TestCommandExports : public QObject {
     moe::ui::Target target = moe::ui::defaultSlurmTarget();
     target.slurm.partition = QStringLiteral("a100");
     target.train_program = QStringLiteral("/opt/moe/bin/moe-train");
-    QString script = textOf(
-        moe::ui::exportedCommands(QStringLiteral("c.json"), ranksConfig(1, 1), target),
-        Kind::SbatchScript);
+    QString script =
+        textOf(moe::ui::exportedCommands(QStringLiteral("c.json"), ranksConfig(1, 1), target),
+               Kind::SbatchScript);
     QVERIFY(script.contains(QStringLiteral("#SBATCH --partition=a100\n")));
     QVERIFY(script.contains(QStringLiteral("\nsrun /opt/moe/bin/moe-train run --config")));
     target.slurm.account = QStringLiteral("x\ny");
@@ -123,8 +123,9 @@ class TestCommandExports : public QObject {
     auto* torchrun = dialog.findChild<QPlainTextEdit*>(QStringLiteral("command_torchrun"));
     QVERIFY(torchrun);
     QVERIFY(torchrun->isReadOnly());
-    QCOMPARE(torchrun->toPlainText(),
-             QStringLiteral("torchrun --no-python --nproc-per-node=2 moe-train run --config c.json"));
+    QCOMPARE(
+        torchrun->toPlainText(),
+        QStringLiteral("torchrun --no-python --nproc-per-node=2 moe-train run --config c.json"));
     auto* copy = dialog.findChild<QPushButton*>(QStringLiteral("copy_srun"));
     QVERIFY(copy);
     copy->click();

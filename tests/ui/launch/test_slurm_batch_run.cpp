@@ -78,9 +78,9 @@ class TestSlurmBatchRun : public QObject {
             .toUtf8());
     script.close();
     QString out;
-    const int status = runProgram(QStringLiteral("sbatch"),
-                                  {QStringLiteral("--parsable"), QStringLiteral("remote/job.sbatch")},
-                                  &out, run_dir);
+    const int status = runProgram(
+        QStringLiteral("sbatch"),
+        {QStringLiteral("--parsable"), QStringLiteral("remote/job.sbatch")}, &out, run_dir);
     if (status != 0) {
       qWarning("sbatch: %s", qPrintable(out));
       return {};

@@ -43,12 +43,20 @@ QStringList wordsAsShellReadsThem(const QString& line) {
   return words;
 }
 
-const QStringList kHostileNames{
-    QStringLiteral("it's"),        QStringLiteral("a;rm -rf ~"),   QStringLiteral("$(reboot)"),
-    QStringLiteral("`id`"),        QStringLiteral("two\nlines"),   QStringLiteral("cr\rhere"),
-    QStringLiteral("--help"),      QStringLiteral("-n 1"),         QStringLiteral(".hidden"),
-    QStringLiteral("\"quoted\""),  QStringLiteral("#SBATCH --x"),  QStringLiteral("ünïcødé"),
-    QString(),                     QString(200, QChar('x'))};
+const QStringList kHostileNames{QStringLiteral("it's"),
+                                QStringLiteral("a;rm -rf ~"),
+                                QStringLiteral("$(reboot)"),
+                                QStringLiteral("`id`"),
+                                QStringLiteral("two\nlines"),
+                                QStringLiteral("cr\rhere"),
+                                QStringLiteral("--help"),
+                                QStringLiteral("-n 1"),
+                                QStringLiteral(".hidden"),
+                                QStringLiteral("\"quoted\""),
+                                QStringLiteral("#SBATCH --x"),
+                                QStringLiteral("ünïcødé"),
+                                QString(),
+                                QString(200, QChar('x'))};
 
 }  // namespace
 
@@ -89,8 +97,9 @@ class TestSlurmScript : public QObject {
     Target t;
     t.kind = Target::Kind::Slurm;
     const QString script = moe::ui::slurmBatchScript(t, QStringLiteral("r"), QString());
-    QVERIFY(script.contains(QStringLiteral("#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n"
-                                           "cd \"$SLURM_SUBMIT_DIR\"")));
+    QVERIFY(
+        script.contains(QStringLiteral("#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n"
+                                       "cd \"$SLURM_SUBMIT_DIR\"")));
     QVERIFY(!script.contains(QStringLiteral("--gpus-per-node")));
     QVERIFY(!script.contains(QStringLiteral("--partition")));
     QVERIFY(script.contains(QStringLiteral("\nsrun moe-train run --config")));
@@ -123,8 +132,7 @@ class TestSlurmScript : public QObject {
       const QString srun = script.section('\n', -5, -5);
       QVERIFY2(srun.startsWith(QStringLiteral("srun ")), qPrintable(srun));
       // Everything between srun and run is the program, as one word; ~/ still means home.
-      const QString word =
-          srun.mid(5, srun.indexOf(QStringLiteral(" run --config")) - 5);
+      const QString word = srun.mid(5, srun.indexOf(QStringLiteral(" run --config")) - 5);
       QString want = program;
       want.replace(QStringLiteral("~/"), QStringLiteral("/home/h/"));
       QCOMPARE(wordsAsShellReadsThem(word), QStringList{want});
@@ -152,9 +160,15 @@ class TestSlurmScript : public QObject {
              QStringLiteral("--nproc-per-node=2"));
     QCOMPARE(moe::ui::shellWord(QStringLiteral("my exp.json")), QStringLiteral("'my exp.json'"));
     QCOMPARE(moe::ui::shellWord(QString()), QStringLiteral("''"));
-    const QStringList words{QStringLiteral("a b"), QStringLiteral("it's"), QStringLiteral("$(id)"),
-                            QStringLiteral("`id`"), QStringLiteral("x;y"), QStringLiteral("~/f"),
-                            QStringLiteral("two\nlines"), QStringLiteral("*"), QString(),
+    const QStringList words{QStringLiteral("a b"),
+                            QStringLiteral("it's"),
+                            QStringLiteral("$(id)"),
+                            QStringLiteral("`id`"),
+                            QStringLiteral("x;y"),
+                            QStringLiteral("~/f"),
+                            QStringLiteral("two\nlines"),
+                            QStringLiteral("*"),
+                            QString(),
                             QStringLiteral("plain-word_1.json")};
     QCOMPARE(wordsAsShellReadsThem(moe::ui::shellLine(words)), words);
   }
