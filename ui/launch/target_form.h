@@ -1,7 +1,8 @@
 // TargetForm: the fields of one remote target (SSH host or Slurm cluster), each with a tooltip
 // saying what it means, and the target's problems shown under them as they are typed. The Slurm
 // fields show only for a Slurm cluster; "sbatch on this machine" stands for an empty host. The
-// form edits a copy: target() is what it holds now, the caller decides when to save it.
+// form edits a copy: target() is what it holds now, the caller decides when to save it. The
+// widgets and their tooltips are built in target_form_fields.cpp.
 #pragma once
 
 #include <QStringList>

@@ -2,6 +2,7 @@
 // the saved SSH hosts and Slurm clusters; the form on the right edits the selected one (a new one
 // is a draft until saved). Save stores the form through TargetStore when it has no problems;
 // "Test connection" probes the form's target (ConnectionTest, asynchronous) and shows the report.
+// The panels are built in targets_dialog_panels.cpp.
 #pragma once
 
 #include <QDialog>

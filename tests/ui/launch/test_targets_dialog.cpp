@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -151,6 +152,53 @@ class TestTargetsDialog : public QObject {
     QVERIFY(local->isChecked());
     QCOMPARE(child<QSpinBox>(dialog, "slurmNodes")->value(), 2);
     QVERIFY(!child<QPushButton>(dialog, "saveTarget")->isEnabled());
+  }
+
+  // A Slurm cluster over SSH at the dialog's own size: no label cut off. With MOE_SCREENSHOT_DIR
+  // set it saves targets_dialog.png (and the bad-value messages, targets_dialog_problems.png).
+  void lookOfASlurmCluster() {
+    TargetStore store;
+    Target cluster;
+    cluster.kind = Kind::Slurm;
+    cluster.name = QStringLiteral("hpc-login");
+    cluster.ssh.host = QStringLiteral("login.hpc.example.org");
+    cluster.ssh.user = QStringLiteral("ada");
+    cluster.runs_root = QStringLiteral("/scratch/ada/moe-runs");
+    cluster.setup_commands = {QStringLiteral("module load cuda/12.4"),
+                              QStringLiteral("source ~/venvs/moe/bin/activate")};
+    cluster.slurm.partition = QStringLiteral("gpu");
+    cluster.slurm.nodes = 2;
+    cluster.slurm.tasks_per_node = 4;
+    cluster.slurm.gpus_per_node = 4;
+    cluster.slurm.time_limit = QStringLiteral("12:00:00");
+    QVERIFY(store.add(cluster).isEmpty());
+    Target box;
+    box.kind = Kind::Ssh;
+    box.name = QStringLiteral("gpu-box");
+    box.ssh.host = QStringLiteral("10.0.0.7");
+    box.runs_root = QStringLiteral("~/moe-runs");
+    QVERIFY(store.add(box).isEmpty());
+    TargetsDialog dialog(&store);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.select("hpc-login"));
+    QTest::qWait(50);
+    for (QLabel* label : dialog.findChildren<QLabel*>()) {
+      if (!label->isVisible() || label->wordWrap() || label->text().isEmpty()) continue;
+      QVERIFY2(label->width() >= label->minimumSizeHint().width(), qPrintable(label->text()));
+    }
+    const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (shots.isEmpty()) return;
+    const QString shot = QDir(shots).filePath(QStringLiteral("targets_dialog.png"));
+    QVERIFY(dialog.grab().save(shot));
+    qInfo("saved %s", qPrintable(shot));
+    typeInto(dialog, "targetPort", "0");
+    typeInto(dialog, "slurmTimeLimit", "12h");
+    typeInto(dialog, "targetRunsRoot", "runs");
+    QTest::qWait(50);
+    const QString problems = QDir(shots).filePath(QStringLiteral("targets_dialog_problems.png"));
+    QVERIFY(dialog.grab().save(problems));
+    qInfo("saved %s", qPrintable(problems));
   }
 
   void testConnectionRunsWithoutBlocking() {
