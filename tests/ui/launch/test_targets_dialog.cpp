@@ -223,6 +223,12 @@ class TestTargetsDialog : public QObject {
     QVERIFY(result->text().startsWith("Testing refusing"));
     QTRY_VERIFY_WITH_TIMEOUT(test->isEnabled(), kTimeoutMs);
     QVERIFY2(result->text().startsWith("refusing:\nNot reachable: "), qPrintable(result->text()));
+    const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      const QString shot = QDir(shots).filePath(QStringLiteral("targets_dialog_test.png"));
+      QVERIFY(dialog.grab().save(shot));
+      qInfo("saved %s", qPrintable(shot));
+    }
   }
 };
 
