@@ -40,6 +40,9 @@ RemoteRun::RemoteRun(RemoteLaunch launch, QObject* parent)
   connect(&poll_timer_, &QTimer::timeout, this, &RemoteRun::pollStatus);
   connect(&grace_timer_, &QTimer::timeout, this, [this] { sendCancel(true); });
   connect(feed(), &TelemetryFeed::changed, this, &RemoteRun::onTelemetryChanged);
+  connect(feed(), &TelemetryFeed::finished, this, [this] {
+    if (ending_) finalize();
+  });
   connect(control_, &RemoteChannel::finished, this, [this](const RemoteResult& result) {
     record_.remote_dir.isEmpty() ? onPrepared(result) : onStarted(result);
   });
@@ -140,7 +143,8 @@ void RemoteRun::onPrepared(const RemoteResult& result) {
   saveRecord();
   const Target& t = launch_.target;
   if (t.kind == Target::Kind::Slurm) {
-    control_->run(remote_scripts::kSubmitBatch, {dir}, launch_.batch_script.toUtf8());
+    control_->run(remote_scripts::kSubmitBatch, {dir, t.setup_commands.join('\n')},
+                  launch_.batch_script.toUtf8());
   } else {
     const QString program = t.train_program.isEmpty() ? QStringLiteral("moe-train") : t.train_program;
     control_->run(remote_scripts::kStartDetached,
@@ -170,7 +174,8 @@ void RemoteRun::attach(qint64 offset) {
   connect(stream_, &RemoteTelemetryStream::connectionLost, this, &RemoteRun::setConnectionProblem);
   connect(stream_, &RemoteTelemetryStream::connectionRestored, this,
           [this] { setConnectionProblem({}); });
-  connect(stream_, &RemoteTelemetryStream::caughtUp, this, &RemoteRun::finalize);
+  // Every line is in: once the feed has parsed them all, finalize().
+  connect(stream_, &RemoteTelemetryStream::caughtUp, feed(), &TelemetryFeed::finish);
   stream_->start(offset);
   poll_timer_.start();
   pollStatus();
@@ -178,7 +183,7 @@ void RemoteRun::attach(qint64 offset) {
 
 void RemoteRun::pollStatus() {
   if (ending_ || record_.remote_dir.isEmpty() || status_->isBusy()) return;
-  status_->run(remote_scripts::kStatus, {record_.remote_dir, record_.job_id});
+  status_->run(remote_scripts::kStatus, {record_.remote_dir, record_.job_id, setupCommands()});
 }
 
 void RemoteRun::onStatus(const RemoteResult& result) {
@@ -247,6 +252,10 @@ void RemoteRun::onTelemetryChanged() {
   emit progressChanged(step_, total_steps_, eta_s_);
 }
 
+QString RemoteRun::setupCommands() const {
+  return record_.target.setup_commands.join('\n');
+}
+
 void RemoteRun::cancel() {
   if (state_ == State::NotStarted) {
     cancel_requested_ = true;
@@ -266,7 +275,7 @@ void RemoteRun::sendCancel(bool hard) {
   hard_cancelled_ = hard_cancelled_ || hard;
   if (record_.target.kind == Target::Kind::Slurm) {
     signal_->run(remote_scripts::kCancelJob,
-                 {record_.job_id, hard ? QString() : QStringLiteral("INT")});
+                 {record_.job_id, hard ? QString() : QStringLiteral("INT"), setupCommands()});
   } else {
     signal_->run(remote_scripts::kSignalRun,
                  {record_.remote_dir, hard ? QStringLiteral("KILL") : QStringLiteral("INT")});

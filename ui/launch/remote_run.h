@@ -94,6 +94,7 @@ class RemoteRun : public Run {
   void setConnectionProblem(const QString& why);
   void addStderrTail(const QStringList& tail);
   void sendCancel(bool hard);
+  QString setupCommands() const;
   // remote_run_end.cpp: how it ended
   void onEnded(const RemoteStatus& status);
   void finalize();

@@ -22,9 +22,9 @@ void RemoteRun::onEnded(const RemoteStatus& status) {
   poll_timer_.stop();
   grace_timer_.stop();
   if (stream_) {
-    stream_->finish();  // then finalize()
+    stream_->finish();  // then the feed finishes, then finalize()
   } else {
-    finalize();
+    feed()->finish();
   }
 }
 

@@ -43,13 +43,15 @@ while [ ! -s remote/pid ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 cat remote/pid
 )SH");
 
-const QString kSubmitBatch = QStringLiteral(R"SH(set -e
-cd -- "$1"
-cat > remote/job.sh
-sbatch --parsable remote/job.sh
+// Slurm's commands may need the target's setup (`module load slurm`) on the login node too.
+const QString kSubmitBatch = QStringLiteral(R"SH(cd -- "$1" || exit 2
+cat > remote/job.sh || exit 2
+eval "$2" > /dev/null 2>&1
+exec sbatch --parsable remote/job.sh
 )SH");
 
-const QString kStatus = QStringLiteral(R"SH(cd -- "$1" 2> /dev/null || { echo missing; exit 0; }
+const QString kStatus = QStringLiteral(R"SH([ -n "$2" ] && eval "$3" > /dev/null 2>&1
+cd -- "$1" 2> /dev/null || { echo missing; exit 0; }
 if [ -f remote/exit_status ]; then echo "exited $(cat remote/exit_status)"
 elif [ ! -s remote/pid ]; then echo none
 elif kill -0 "$(cat remote/pid)" 2> /dev/null; then echo running
@@ -84,7 +86,8 @@ pkill -"$2" -P "$(cat remote/pid)"
 exit 0
 )SH");
 
-const QString kCancelJob = QStringLiteral(R"SH(if [ -n "$2" ]; then exec scancel --signal="$2" "$1"; fi
+const QString kCancelJob = QStringLiteral(R"SH(eval "$3" > /dev/null 2>&1
+if [ -n "$2" ]; then exec scancel --signal="$2" "$1"; fi
 exec scancel "$1"
 )SH");
 

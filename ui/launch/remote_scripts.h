@@ -27,11 +27,11 @@ extern const QString kPrepare;
 // runner's pid.
 extern const QString kStartDetached;
 
-// $1 run directory; stdin: a batch script. Stores it as remote/job.sh and submits it from the run
-// directory; prints sbatch --parsable's job id.
+// $1 run directory, $2 setup commands; stdin: a batch script. Stores it as remote/job.sh and
+// submits it from the run directory; prints sbatch --parsable's job id.
 extern const QString kSubmitBatch;
 
-// $1 run directory, $2 Slurm job id or empty. Prints, one per line: the process ("exited N",
+// $1 run directory, $2 Slurm job id or empty, $3 setup commands (run before squeue). Prints, one per line: the process ("exited N",
 // "running", "gone" (a pid, no process, no exit status), "none" (no pid)); "metrics BYTES";
 // "free KIB" (disk in the run directory); with a job id, "queue STATE|REASON" from squeue or
 // "scontrol <its one-line record>" once squeue has forgotten it; then "---" and the last lines of
@@ -45,7 +45,7 @@ extern const QString kRead;
 
 // $1 run directory, $2 signal name (INT, KILL): the signal to the detached runner's children.
 extern const QString kSignalRun;
-// $1 job id, $2 signal name or empty: scancel --signal=$2, or plain scancel.
+// $1 job id, $2 signal name or empty, $3 setup commands: scancel --signal=$2, or plain scancel.
 extern const QString kCancelJob;
 
 }  // namespace moe::ui::remote_scripts

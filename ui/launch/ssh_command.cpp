@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QStandardPaths>
 
 namespace moe::ui {
 
@@ -15,11 +14,14 @@ constexpr int kControlPersistS = 120;  // a master outlives a poll interval, not
 
 QString sshControlDirectory() {
   // Socket paths are limited to ~104 bytes: a short directory of this user, made private.
-  QString base = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-  if (base.isEmpty()) base = QDir::tempPath();
-  const QString dir = base + QStringLiteral("/moe-ssh");
-  QDir().mkpath(dir);
-  QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+  static const QString dir = [] {
+    QString base = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (base.isEmpty()) base = QDir::tempPath();
+    const QString path = base + QStringLiteral("/moe-ssh-%1").arg(qEnvironmentVariable("USER"));
+    QDir().mkpath(path);
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+  }();
   return dir;
 }
 

@@ -1,0 +1,243 @@
+// RemoteRun over a real OpenSSH server on 127.0.0.1 (sshd_server.sh) with the real engine: a tiny
+// run end to end; the connection dropped mid-run and an app restart mid-run, each re-attached with
+// the local metrics.jsonl byte for byte the remote one (nothing lost, nothing twice); cancel;
+// hostile run names that do nothing outside their run directory; and the clear failures of a
+// password-only host, a closed port and a wrong moe-train path, with the local record kept.
+#include <QtTest>
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "launch/remote_command.h"
+#include "launch/remote_run.h"
+#include "ssh_server_fixture.h"
+
+using moe::test::SshServerFixture;
+using moe::ui::RemoteLaunch;
+using moe::ui::RemoteRun;
+using moe::ui::RemoteRunRecord;
+using moe::ui::Target;
+using State = moe::ui::Run::State;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 300000;  // two shared cores: be patient
+
+QByteArray config(const QString& name, int steps) {
+  return QStringLiteral(
+             R"({"name":%1,"model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
+             R"("moe":{"experts":4,"hidden":32},"train":{"steps":%2,"batch_size":8,"threads":1,)"
+             R"("checkpoint_every":100}})")
+      .arg(QString::fromUtf8(QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact))
+               .mid(1)
+               .chopped(1))
+      .arg(steps)
+      .toUtf8();
+}
+
+QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool waitForEnd(RemoteRun& run) {
+  if (!run.isActive()) return true;
+  QSignalSpy finished(&run, &RemoteRun::finished);
+  return finished.wait(kRunTimeoutMs);
+}
+
+bool waitForStep(RemoteRun& run, qint64 step) {
+  QElapsedTimer clock;
+  clock.start();
+  while (run.step() < step && run.isActive() && clock.elapsed() < kRunTimeoutMs) QTest::qWait(50);
+  return run.step() >= step;
+}
+
+// Ends the server's sessions (every ssh connection to it) as a network failure would.
+QString serverPid(const SshServerFixture& server) {
+  const QString pid_file = QFileInfo(server.knownHosts()).dir().filePath(QStringLiteral("sshd.pid"));
+  return QString::fromUtf8(readAll(pid_file)).trimmed();
+}
+
+void dropConnections(const SshServerFixture& server) {
+  QProcess::execute(QStringLiteral("pkill"),
+                    {QStringLiteral("-KILL"), QStringLiteral("-P"), serverPid(server)});
+}
+
+}  // namespace
+
+class TestRemoteRun : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir local_;
+
+  RemoteLaunch launch(const Target& target, const QString& name, int steps) {
+    return RemoteLaunch{target, config(name, steps), name, 1, {}, local_.path()};
+  }
+
+  // The local copy of metrics.jsonl is exactly the remote file.
+  static void expectSameMetrics(const RemoteRun& run) {
+    const QByteArray remote = readAll(run.remoteDir() + "/metrics.jsonl");
+    const QByteArray local = readAll(run.runDir() + "/metrics.jsonl");
+    QVERIFY(!remote.isEmpty());
+    QCOMPARE(local.size(), remote.size());
+    QVERIFY(local == remote);
+  }
+
+ private slots:
+  void initTestCase() { QVERIFY(local_.isValid()); }
+
+  void tinyRunEndToEnd() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("tiny"), 30));
+    QSignalSpy states(&run, &RemoteRun::stateChanged);
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
+    QCOMPARE(run.exitCode(), 0);
+    QCOMPARE(run.step(), 30);
+    QCOMPARE(run.target(), QStringLiteral("box"));
+    QVERIFY(run.remoteDir().startsWith(server.runsRoot() + "/"));
+    QVERIFY(run.runDir().startsWith(local_.path() + "/"));
+    expectSameMetrics(run);
+    QVERIFY(run.series()->runEnd().has_value());
+    // The config went over stdin into the run directory, as sent.
+    QCOMPARE(readAll(run.remoteDir() + "/remote/submitted.json"), config("tiny", 30));
+    QTRY_COMPARE(RemoteRunRecord::read(run.runDir()).value_or(RemoteRunRecord{}).state,
+                 QStringLiteral("finished"));
+    const auto record = RemoteRunRecord::read(run.runDir());
+    QCOMPARE(record->remote_dir, run.remoteDir());
+    QVERIFY(!moe::ui::activeRemoteRunDirs(local_.path()).contains(run.runDir()));
+  }
+
+  void droppedConnectionReattachesWithoutLoss() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("drop"), 3000));
+    run.start();
+    QVERIFY(waitForStep(run, 20));
+    dropConnections(server);
+    QTRY_VERIFY_WITH_TIMEOUT(!run.connectionProblem().isEmpty() || !run.isActive(), 30000);
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
+    QCOMPARE(run.step(), 3000);
+    expectSameMetrics(run);
+  }
+
+  void appRestartReattaches() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    QString local_dir;
+    {
+      RemoteRun first(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("restart"), 3000));
+      first.start();
+      QVERIFY(waitForStep(first, 20));
+      local_dir = first.runDir();
+    }  // the app quits: the remote run goes on
+    QVERIFY(moe::ui::activeRemoteRunDirs(local_.path()).contains(local_dir));
+    const auto record = RemoteRunRecord::read(local_dir);
+    QVERIFY(record.has_value());
+    RemoteRun again(local_dir, *record);
+    again.start();
+    QVERIFY(waitForEnd(again));
+    QVERIFY2(again.state() == State::Finished, qPrintable(again.errorText()));
+    QCOMPARE(again.step(), 3000);
+    expectSameMetrics(again);
+  }
+
+  void cancelStopsAfterACheckpoint() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("cancel"), 100000));
+    run.start();
+    QVERIFY(waitForStep(run, 5));
+    run.cancel();
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run.state() == State::Cancelled, qPrintable(run.errorText()));
+    QCOMPARE(run.exitCode(), moe::ui::kExitInterrupted);
+    QVERIFY(moe::ui::hasCheckpoint(run.remoteDir()));
+  }
+
+  // A hostile run name reaches the engine only as a config value, which it refuses by name; a
+  // hostile runs root is a directory like any other. Neither runs a command.
+  void hostileNamesStayInTheirDirectory() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    QTemporaryDir cwd(QStringLiteral("/tmp/pw-XXXXXX"));  // short: a run name has 100 characters
+    const QString marker = cwd.filePath(QStringLiteral("p"));
+    const QString hostile =
+        QStringLiteral("-rf x'; touch %1; $(touch %1) `touch %1` \"\n;--").arg(marker);
+    Target target = server.sshTarget(QStringLiteral("box"));
+    {
+      RemoteRun run(launch(target, hostile, 10));
+      run.start();
+      QVERIFY(waitForEnd(run));
+      QCOMPARE(run.state(), State::Failed);
+      QVERIFY2(run.errorText().contains(QLatin1String("may contain only letters")),
+               qPrintable(run.errorText()));
+      QVERIFY(QFileInfo(run.remoteDir()).dir() == QDir(server.runsRoot()));
+      QVERIFY(moe::ui::runIdProblem(QFileInfo(run.remoteDir()).fileName()).isEmpty());
+    }
+    target.runs_root = server.runsRoot() + "/-x 'q' ; $(touch " + marker + ") `touch " + marker + "`";
+    RemoteRun run(launch(target, QStringLiteral("plain"), 10));
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
+    QCOMPARE(QFileInfo(run.remoteDir()).dir().absolutePath(), target.runs_root);
+    QVERIFY(!QFile::exists(marker));
+    QCOMPARE(QDir(cwd.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+    // The runs root holds the two run directories and the hostile root, nothing else.
+    QCOMPARE(QDir(server.runsRoot()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 2);
+  }
+
+  void passwordOnlyHostFailsClearly() {
+    SshServerFixture server(SshServerFixture::Auth::PasswordOnly);
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    RemoteRun run(launch(server.sshTarget(QStringLiteral("pw")), QStringLiteral("pw"), 10));
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QCOMPARE(run.state(), State::Failed);
+    QVERIFY2(run.errorText().contains(QLatin1String("password")), qPrintable(run.errorText()));
+    QTRY_COMPARE(RemoteRunRecord::read(run.runDir()).value_or(RemoteRunRecord{}).state,
+                 QStringLiteral("failed"));
+    const auto record = RemoteRunRecord::read(run.runDir());  // nothing local lost
+    QVERIFY(record.has_value());
+    QCOMPARE(record->state, QStringLiteral("failed"));
+    QCOMPARE(readAll(run.runDir() + "/remote/submitted.json"), config("pw", 10));
+  }
+
+  void closedPortFailsClearly() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    const Target target = server.sshTarget(QStringLiteral("gone"));
+    QProcess::execute(QStringLiteral("kill"), {serverPid(server)});  // its port is closed now
+    QTest::qWait(200);
+    RemoteRun run(launch(target, QStringLiteral("closed"), 10));
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QCOMPARE(run.state(), State::Failed);
+    QVERIFY2(run.errorText().contains(QLatin1String("cannot be reached")),
+             qPrintable(run.errorText()));
+  }
+
+  void wrongMoeTrainPathFailsClearly() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    Target target = server.sshTarget(QStringLiteral("box"));
+    target.train_program = QStringLiteral("/nonexistent/moe-train");
+    RemoteRun run(launch(target, QStringLiteral("nobin"), 10));
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QCOMPARE(run.state(), State::Failed);
+    QVERIFY2(run.errorText().contains(QLatin1String("moe-train not found at /nonexistent/moe-train")),
+             qPrintable(run.errorText()));
+  }
+};
+
+QTEST_MAIN(TestRemoteRun)
+#include "test_remote_run.moc"
