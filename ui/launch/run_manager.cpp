@@ -1,6 +1,8 @@
 #include "launch/run_manager.h"
 
 #include <QDir>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 
 #include <utility>
 
@@ -17,6 +19,35 @@ LocalRun* RunManager::startRun(LaunchSpec spec) {
   auto* run = new LocalRun(std::move(spec), this);
   add(run);
   return run;
+}
+
+RemoteRun* RunManager::startRemoteRun(RemoteLaunch launch) {
+  auto* run = new RemoteRun(std::move(launch), this);
+  add(run);
+  return run;
+}
+
+void RunManager::reattachRemoteRuns(const QString& runs_root) {
+  using Found = QList<QPair<QString, RemoteRunRecord>>;
+  auto* watcher = new QFutureWatcher<Found>(this);
+  connect(watcher, &QFutureWatcher<Found>::finished, this, [this, watcher] {
+    QList<Run*> attached;
+    for (const auto& [dir, record] : watcher->result()) {
+      if (findByRunDir(dir)) continue;  // this session has it already
+      auto* run = new RemoteRun(dir, record, this);
+      add(run);
+      attached << run;
+    }
+    watcher->deleteLater();
+    emit reattached(attached);
+  });
+  watcher->setFuture(QtConcurrent::run([runs_root] {
+    Found found;
+    for (const QString& dir : activeRemoteRunDirs(runs_root)) {
+      if (auto record = RemoteRunRecord::read(dir)) found.append({dir, *record});
+    }
+    return found;
+  }));
 }
 
 Run* RunManager::resumeRun(const Run& run) {
@@ -65,8 +96,16 @@ bool RunManager::remove(Run* run) {
   return true;
 }
 
+QList<Run*> RunManager::attachedActiveRuns() const {
+  QList<Run*> attached;
+  for (Run* run : activeRuns()) {
+    if (!run->isDetached()) attached.append(run);
+  }
+  return attached;
+}
+
 void RunManager::cancelAll() {
-  for (Run* run : activeRuns()) run->cancel();
+  for (Run* run : attachedActiveRuns()) run->cancel();
 }
 
 }  // namespace moe::ui

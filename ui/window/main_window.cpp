@@ -2,6 +2,8 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -29,6 +31,7 @@ namespace moe::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   runs_ = new RunManager(this);
+  targets_ = new TargetStore(this);
   editor_ = new ExperimentEditor(this);
   tabs_ = new QTabWidget(this);
   tabs_->setDocumentMode(true);
@@ -60,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreLayout();
   updateTitle();
   updateRunAction();
+  QTimer::singleShot(0, this, &MainWindow::reattachRemoteRuns);
 }
 
 MainWindow::~MainWindow() = default;
@@ -116,10 +120,12 @@ void MainWindow::buildMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run_action_ = run->addAction(tr("▶  Run Experiment"), this, [this] { runExperiment(); });
   run_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-  run_action_->setToolTip(tr("Launch the experiment as a local moe-train run"));
+  run_action_->setToolTip(tr("Launch the experiment on the target chosen beside this button"));
   run->addAction(tr("Show &Runs"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
                  [this] { tabs_->setCurrentWidget(runs_view_); });
   run->addSeparator();
+  QAction* targets = run->addAction(tr("&Targets…"), this, &MainWindow::showTargetsDialog);
+  targets->setStatusTip(tr("SSH hosts and Slurm clusters to run on: add, edit, test, remove"));
   QAction* export_commands =
       run->addAction(tr("&Export Command Lines…"), this, &MainWindow::exportCommandLines);
   export_commands->setStatusTip(
@@ -131,16 +137,23 @@ void MainWindow::buildMenus() {
 void MainWindow::exportCommandLines() {
   const ExperimentDocument* doc = editor_->document();
   const QString file = doc->filePath().isEmpty() ? QStringLiteral("config.json") : doc->filePath();
-  const TargetStore targets;
   auto* dialog = new CommandExportDialog(
-      file, doc->config(), slurmTargetForExport(targets.current(), targets.targets()), this);
+      file, doc->config(), slurmTargetForExport(targets_->current(), targets_->targets()), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->show();
 }
 
-// Always in view, top right of the tabs: the one thing people come here to press.
+// Always in view, top right of the tabs: the one thing people come here to press, with where it
+// runs beside it.
 void MainWindow::buildRunButton() {
-  auto* run_button = new QToolButton(tabs_);
+  auto* corner = new QWidget(tabs_);
+  auto* layout = new QHBoxLayout(corner);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(new QLabel(tr("on"), corner));
+  layout->addWidget(buildTargetPicker(corner));
+  auto* run_button = new QToolButton(corner);
+  layout->addWidget(run_button);
   run_button->setDefaultAction(run_action_);
   run_button->setToolButtonStyle(Qt::ToolButtonTextOnly);
   run_button->setStyleSheet(
@@ -148,7 +161,7 @@ void MainWindow::buildRunButton() {
       " border-radius: 4px; margin: 2px 6px; }"
       "QToolButton:disabled { background: #9ca3af; }"
       "QToolButton:hover { background: #1d4ed8; }");
-  tabs_->setCornerWidget(run_button, Qt::TopRightCorner);
+  tabs_->setCornerWidget(corner, Qt::TopRightCorner);
 }
 
 void MainWindow::restoreLayout() {
@@ -176,7 +189,7 @@ void MainWindow::updateTitle() {
 void MainWindow::updateRunAction() {
   const bool ok = editor_->document()->isValid();
   run_action_->setEnabled(ok);
-  run_action_->setStatusTip(ok ? tr("Launch the experiment locally")
+  run_action_->setStatusTip(ok ? tr("Launch the experiment on the chosen target")
                                : tr("Fix the experiment's problems to run it"));
 }
 
@@ -189,11 +202,12 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  if (runs_->hasActiveRuns()) {
+  // Remote runs go on without the app (and are re-attached at its next start).
+  if (!runs_->attachedActiveRuns().isEmpty()) {
     const auto answer = QMessageBox::question(
         this, tr("Runs still active"),
         tr("%n run(s) are still training. Stop them (each writes a checkpoint) and quit?", nullptr,
-           static_cast<int>(runs_->activeRuns().size())));
+           static_cast<int>(runs_->attachedActiveRuns().size())));
     if (answer != QMessageBox::Yes) {
       event->ignore();
       return;

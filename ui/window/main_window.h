@@ -8,6 +8,7 @@
 #include <memory>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QTabWidget;
 
@@ -21,6 +22,8 @@ class RunDashboard;
 class RunManager;
 class RunStore;
 class RunsView;
+struct Target;
+class TargetStore;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -35,8 +38,8 @@ class MainWindow : public QMainWindow {
   RunsView* runsView() const { return runs_view_; }
   QTabWidget* tabs() const { return tabs_; }
 
-  // Launches the experiment in the editor as a local run and shows its tab; null when the
-  // experiment has problems or cannot be written.
+  // Launches the experiment in the editor on the current target (a local run, or a remote one:
+  // runRemote()) and shows its tab; null when the experiment has problems or cannot be written.
   Run* runExperiment();
   // Shows a run directory: the live run's dashboard when this session runs it, else a replay of
   // its metrics.jsonl (and the run enters the store). Null with a message when it is no run.
@@ -59,6 +62,11 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void chooseRunDirectory();
   void exportCommandLines();
+  // main_window_targets.cpp
+  QComboBox* buildTargetPicker(QWidget* parent);
+  void showTargetsDialog();
+  Run* runRemote(const Target& target);
+  void reattachRemoteRuns();
   void buildRunButton();
   void openStore();
   void restoreLayout();
@@ -73,6 +81,7 @@ class MainWindow : public QMainWindow {
 
   ExperimentEditor* editor_;
   RunManager* runs_;
+  TargetStore* targets_;
   std::unique_ptr<RunStore> store_;
   LiveRunRecorder* recorder_ = nullptr;
   RunsView* runs_view_ = nullptr;

@@ -14,6 +14,7 @@
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
 #include "launch/run_manager.h"
+#include "launch/target_store.h"
 #include "runs/compare_view.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"
@@ -40,6 +41,8 @@ QString MainWindow::writeLaunchConfig(QString* error) {
 
 Run* MainWindow::runExperiment() {
   if (!editor_->document()->isValid()) return nullptr;
+  const Target target = targets_->current();
+  if (target.isRemote()) return runRemote(target);
   QString error;
   const QString config = writeLaunchConfig(&error);
   if (config.isEmpty()) {
