@@ -108,6 +108,7 @@ void RunHeader::setStateText(const QString& text, const QString& colour, const Q
 void RunHeader::showState() {
   if (!run_) return;
   title_->setText(run_->runId().isEmpty() ? run_->pendingName() : run_->runId());
+  if (run_->target() != QLatin1String("local")) where_->setText(tr("on %1").arg(run_->target()));
   const Run::State s = run_->state();
   QString text = run_->stateText();
   // A resume shows none of the earlier attempt's steps as its own until its process reports one.
