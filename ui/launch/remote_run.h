@@ -100,7 +100,8 @@ class RemoteRun : public Run {
   void finalize();
   void fail(const QString& why);
   State endState(const RemoteStatus& status) const;
-  QString failureText(const RemoteStatus& status) const;
+  QString failureText(const RemoteStatus& status) const;   // the cause, and a full disk
+  QString failureCause(const RemoteStatus& status) const;
   void setState(State state);
   void saveRecord();
 

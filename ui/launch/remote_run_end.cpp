@@ -11,6 +11,7 @@ namespace {
 constexpr int kExitKilled = 137;     // 128 + SIGKILL
 constexpr int kExitBadInput = 2;     // moe-train: bad config, arguments or files
 constexpr int kErrorTailLines = 12;  // stderr lines quoted when nothing better says why
+constexpr qint64 kFullDiskKib = 1024;  // less free space than this: a failure says the disk is full
 
 }  // namespace
 
@@ -69,6 +70,15 @@ Run::State RemoteRun::endState(const RemoteStatus& status) const {
 }
 
 QString RemoteRun::failureText(const RemoteStatus& status) const {
+  QString text = failureCause(status);
+  if (status.free_kib >= 0 && status.free_kib < kFullDiskKib)
+    text += tr("\n(the disk of the run directory on %1 is full: %2 KiB free)")
+                .arg(record_.target.name)
+                .arg(status.free_kib);
+  return text;
+}
+
+QString RemoteRun::failureCause(const RemoteStatus& status) const {
   const QString where = record_.target.name;
   const QStringList tail = status.stderr_tail.mid(status.stderr_tail.size() - kErrorTailLines);
   const QString quoted = tail.isEmpty() ? QString() : QStringLiteral(":\n") + tail.join('\n');
@@ -94,11 +104,10 @@ QString RemoteRun::failureText(const RemoteStatus& status) const {
     default:
       break;
   }
-  QString text = status.exit_code == kExitBadInput
-                     ? tr("moe-train on %1 refused its input (exit status 2)").arg(where)
-                     : tr("moe-train on %1 exited with status %2").arg(where).arg(status.exit_code);
-  if (status.free_kib >= 0 && status.free_kib < 1024)
-    text += tr("; the disk of the run directory is full");
+  const QString text =
+      status.exit_code == kExitBadInput
+          ? tr("moe-train on %1 refused its input (exit status 2)").arg(where)
+          : tr("moe-train on %1 exited with status %2").arg(where).arg(status.exit_code);
   return text + quoted;
 }
 

@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <unistd.h>
+
 #include "launch/remote_command.h"
 #include "launch/remote_run.h"
 #include "ssh_server_fixture.h"
@@ -223,6 +225,36 @@ class TestRemoteRun : public QObject {
     QCOMPARE(run.state(), State::Failed);
     QVERIFY2(run.errorText().contains(QLatin1String("cannot be reached")),
              qPrintable(run.errorText()));
+  }
+
+  // The runs root on a small file system of its own: full before the config is written, and full
+  // while the engine writes.
+  void fullDiskFailsClearly() {
+    if (geteuid() != 0) QSKIP("mounting a small tmpfs needs root (CI runs as root)");
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    const QString mount_point = server.runsRoot() + "/small";
+    QVERIFY(QDir().mkpath(mount_point));
+    QCOMPARE(QProcess::execute(QStringLiteral("mount"), {"-t", "tmpfs", "-o", "size=256k", "tmpfs",
+                                                          mount_point}),
+             0);
+    const auto unmount = qScopeGuard(
+        [&] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point}); });
+    Target target = server.sshTarget(QStringLiteral("box"));
+    target.runs_root = mount_point + "/runs";
+    {
+      RemoteRun run(launch(target, QStringLiteral("fills"), 100000));
+      run.start();
+      QVERIFY(waitForEnd(run));
+      QCOMPARE(run.state(), State::Failed);
+      QVERIFY2(run.errorText().contains(QLatin1String("full")), qPrintable(run.errorText()));
+    }
+    RemoteRun run(launch(target, QStringLiteral("nospace"), 10));
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QCOMPARE(run.state(), State::Failed);
+    QVERIFY2(run.errorText().contains(QLatin1String("full")), qPrintable(run.errorText()));
+    QVERIFY(RemoteRunRecord::read(run.runDir()).has_value());  // the local record stays
   }
 
   void wrongMoeTrainPathFailsClearly() {
