@@ -53,12 +53,31 @@ RemoteRun::RemoteRun(RemoteLaunch launch, QObject* parent)
   });
 }
 
-RemoteRun::RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent)
+RemoteRun::RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent, bool resume)
     : RemoteRun(RemoteLaunch{record.target, {}, record.name, 1, {}, {}}, parent) {
   record_ = std::move(record);
   local_dir_ = std::move(local_dir);
-  reattached_ = true;
-  started_at_ = record_.submitted_at;
+  reattached_ = !resume;
+  resuming_ = resume;
+  if (resume) {
+    record_.error.clear();
+    record_.exit_code = -1;
+  } else {
+    started_at_ = record_.submitted_at;
+  }
+}
+
+bool RemoteRun::canResume() const {
+  return (state_ == State::Cancelled || state_ == State::Failed) &&
+         record_.target.kind == Target::Kind::Ssh && !record_.remote_dir.isEmpty() &&
+         last_status_.has_checkpoint;
+}
+
+Run* RemoteRun::resume(QObject* parent) const {
+  if (!canResume()) return nullptr;
+  auto* next = new RemoteRun(local_dir_, record_, parent, true);
+  next->launch_.nproc = launch_.nproc;
+  return next;
 }
 
 RemoteRun::~RemoteRun() { files_.waitForDone(); }
@@ -87,22 +106,40 @@ void RemoteRun::start() {
   if (state_ != State::NotStarted) return;
   if (!started_at_.isValid()) started_at_ = QDateTime::currentDateTime();
   setState(State::Starting);
-  if (reattached_) {
-    if (record_.remote_dir.isEmpty())
-      return fail(tr("The app stopped before the run was started on %1.").arg(target()));
-    // The history first, from the local copy, on a worker; then follow from its end.
-    auto* watcher = new QFutureWatcher<QByteArray>(this);
-    connect(watcher, &QFutureWatcher<QByteArray>::finished, this, [this, watcher] {
-      const QByteArray history = watcher->result();
-      watcher->deleteLater();
-      receiveTelemetry(history);
-      attach(history.size());
-    });
-    watcher->setFuture(QtConcurrent::run(&RemoteTelemetryStream::readMirror,
-                                         QDir(local_dir_).filePath("metrics.jsonl")));
-    return;
-  }
-  prepareLocal();
+  if (!reattached_ && !resuming_) return prepareLocal();
+  if (record_.remote_dir.isEmpty())
+    return fail(tr("The app stopped before the run was started on %1.").arg(target()));
+  loadHistory();
+}
+
+// The history first, from the local copy, parsed on a worker; then follow from its end (after
+// starting the engine again, for a resume).
+void RemoteRun::loadHistory() {
+  auto* watcher = new QFutureWatcher<qint64>(this);
+  connect(watcher, &QFutureWatcher<qint64>::finished, this, [this, watcher] {
+    start_offset_ = watcher->result();
+    watcher->deleteLater();
+    if (resuming_) {
+      own_after_ = series()->version();
+      startEngine(QStringLiteral("resume"));
+    } else {
+      onTelemetryChanged();
+      attach(start_offset_);
+    }
+  });
+  const QString mirror = QDir(local_dir_).filePath("metrics.jsonl");
+  watcher->setFuture(QtConcurrent::run([mirror, series = series()] {
+    const qint64 size = RemoteTelemetryStream::readMirror(mirror).size();
+    TelemetryFeed::readFile(mirror, series.get());
+    return size;
+  }));
+}
+
+void RemoteRun::startEngine(const QString& mode) {
+  const Target& t = record_.target;
+  const QString program = t.train_program.isEmpty() ? QStringLiteral("moe-train") : t.train_program;
+  control_->run(remote_scripts::kStartDetached, {record_.remote_dir, setupCommands(), program,
+                                                 QString::number(launch_.nproc), mode});
 }
 
 // The local directory first: the run exists here (and is listed) whatever happens there.
@@ -146,9 +183,7 @@ void RemoteRun::onPrepared(const RemoteResult& result) {
     control_->run(remote_scripts::kSubmitBatch, {dir, t.setup_commands.join('\n')},
                   launch_.batch_script.toUtf8());
   } else {
-    const QString program = t.train_program.isEmpty() ? QStringLiteral("moe-train") : t.train_program;
-    control_->run(remote_scripts::kStartDetached,
-                  {dir, t.setup_commands.join('\n'), program, QString::number(launch_.nproc)});
+    startEngine(QStringLiteral("new"));
   }
 }
 
@@ -161,7 +196,7 @@ void RemoteRun::onStarted(const RemoteResult& result) {
   }
   if (launch_.target.kind == Target::Kind::Slurm) record_.job_id = out.section(';', 0, 0);
   saveRecord();
-  attach(0);
+  attach(start_offset_);
   if (cancel_requested_) sendCancel(false);
 }
 
@@ -233,7 +268,7 @@ void RemoteRun::addStderrTail(const QStringList& tail) {
 
 void RemoteRun::onTelemetryChanged() {
   const std::shared_ptr<RunSeries> series = this->series();
-  if (total_steps_ == 0 && series->runStartVersion() > 0) {
+  if (total_steps_ == 0 && series->runStartVersion() > own_after_) {
     const RunInfo info = series->info();
     const auto train = info.config.find("train");
     if (train != info.config.end() && train->is_object()) {
@@ -241,12 +276,12 @@ void RemoteRun::onTelemetryChanged() {
       if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
     }
   }
-  if (state_ == State::Starting && series->runStartVersion() > 0) {
+  if (state_ == State::Starting && series->runStartVersion() > own_after_) {
     queue_text_.clear();
     setState(State::Running);
   }
   const RunSeries::LatestStep latest = series->latestStep();
-  if (latest.step == step_) return;
+  if (latest.version <= own_after_ || latest.step == step_) return;
   step_ = latest.step;
   eta_s_ = estimateEtaSeconds(*series, step_, total_steps_);
   emit progressChanged(step_, total_steps_, eta_s_);

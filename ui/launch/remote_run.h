@@ -46,8 +46,10 @@ class RemoteRun : public Run {
 
   // A new run; start() makes the directories and starts it.
   explicit RemoteRun(RemoteLaunch launch, QObject* parent = nullptr);
-  // A run this app started before (its local directory holds remote.json); start() re-attaches.
-  RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent = nullptr);
+  // A run this app started before (its local directory holds remote.json): start() re-attaches,
+  // or, with `resume`, starts `moe-train run --resume` in its remote directory (SSH targets).
+  RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent = nullptr,
+            bool resume = false);
   ~RemoteRun() override;
 
   const RemoteRunRecord& record() const { return record_; }
@@ -61,7 +63,7 @@ class RemoteRun : public Run {
   State state() const override { return state_; }
   QString stateText() const override;
   bool isDetached() const override { return true; }
-  bool isResume() const override { return false; }
+  bool isResume() const override { return resuming_; }
   QString runId() const override { return record_.run_id; }
   QString pendingName() const override { return record_.name; }
   QString runDir() const override { return local_dir_; }
@@ -73,8 +75,9 @@ class RemoteRun : public Run {
   QString errorText() const override { return record_.error; }
   QDateTime startedAt() const override { return started_at_; }
   QDateTime endedAt() const override { return ended_at_; }
-  bool canResume() const override { return false; }
-  Run* resume(QObject*) const override { return nullptr; }
+  // Cancelled or failed on an SSH target, with a complete checkpoint in the remote directory.
+  bool canResume() const override;
+  Run* resume(QObject* parent) const override;
 
  public slots:
   void start() override;
@@ -85,6 +88,8 @@ class RemoteRun : public Run {
  private:
   // remote_run.cpp: starting and following
   void prepareLocal();
+  void loadHistory();
+  void startEngine(const QString& mode);
   void onPrepared(const RemoteResult& result);
   void onStarted(const RemoteResult& result);
   void attach(qint64 offset);
@@ -121,7 +126,9 @@ class RemoteRun : public Run {
   QStringList stderr_lines_, last_tail_;
   qint64 step_ = 0, total_steps_ = 0;
   double eta_s_ = -1;
-  bool reattached_ = false, cancel_requested_ = false, hard_cancelled_ = false, ending_ = false;
+  qint64 start_offset_ = 0;  // the local metrics.jsonl's size when following starts
+  uint64_t own_after_ = 0;   // series versions up to this are an earlier attempt's (a resume)
+  bool reattached_ = false, resuming_ = false, cancel_requested_ = false, hard_cancelled_ = false, ending_ = false;
   QDateTime started_at_, ended_at_;
 };
 

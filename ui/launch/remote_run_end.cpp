@@ -84,7 +84,7 @@ QString RemoteRun::failureCause(const RemoteStatus& status) const {
   const QString quoted = tail.isEmpty() ? QString() : QStringLiteral(":\n") + tail.join('\n');
   const QString slurm = status.queueFailureText();
   if (!slurm.isEmpty()) return tr("%1 (job %2)").arg(slurm, record_.job_id) + quoted;
-  const auto run_end = series()->runEnd();
+  const auto run_end = series()->runEndAfter(own_after_);
   if (run_end && run_end->error) return QString::fromStdString(*run_end->error);
   switch (status.process) {
     case RemoteStatus::Process::Missing:

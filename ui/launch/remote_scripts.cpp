@@ -15,8 +15,9 @@ printf '%s\n' "$dir"
 
 // The runner ignores INT and TERM itself (a trap, so that moe-train still gets the default
 // action) and writes the exit status when moe-train ends; kSignalRun signals its children.
-const QString kStartDetached = QStringLiteral(R"SH(dir=$1 setup=$2 prog=$3 nproc=$4
+const QString kStartDetached = QStringLiteral(R"SH(dir=$1 setup=$2 prog=$3 nproc=$4 mode=$5
 cd -- "$dir" || exit 2
+rm -f remote/exit_status remote/pid
 if ! (eval "$setup") > remote/setup.log 2>&1; then
   echo "the target's setup commands failed on $(hostname):" >&2
   tail -n 20 remote/setup.log >&2
@@ -31,7 +32,11 @@ if [ "$nproc" -gt 1 ]; then
 else
   set -- "$prog" run
 fi
-set -- "$@" --config remote/submitted.json --run-dir "$dir"
+if [ "$mode" = resume ]; then
+  set -- "$@" --resume "$dir"
+else
+  set -- "$@" --config remote/submitted.json --run-dir "$dir"
+fi
 setsid sh -c 'echo $$ > remote/pid
 trap : INT TERM
 eval "$0" >> remote/setup.log 2>&1
@@ -60,6 +65,8 @@ else echo gone
 fi
 echo "metrics $(wc -c < metrics.jsonl 2> /dev/null || echo 0)"
 echo "free $(df -Pk . | awk 'NR == 2 { print $4 }')"
+set -- "$@" checkpoints/step-*/state.json
+[ -e "$4" ] && echo checkpoint
 if [ -n "$2" ]; then
   q=$(squeue -h -j "$2" -o '%T|%r' 2> /dev/null | head -n 1)
   if [ -n "$q" ]; then echo "queue $q"

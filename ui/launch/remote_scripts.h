@@ -21,19 +21,20 @@ namespace moe::ui::remote_scripts {
 // absolute path.
 extern const QString kPrepare;
 
-// $1 run directory, $2 setup commands, $3 moe-train, $4 processes per node. Checks that moe-train
-// runs there, then starts it detached (its own session, no terminal, output to files) with
-// `run --config remote/submitted.json --run-dir DIR` (through `launch` when $4 > 1); prints the
-// runner's pid.
+// $1 run directory, $2 setup commands, $3 moe-train, $4 processes per node, $5 "new" or "resume".
+// Checks that moe-train runs there, then starts it detached (its own session, no terminal, output
+// to files) with `run --config remote/submitted.json --run-dir DIR`, or `run --resume DIR`
+// (through `launch` when $4 > 1); prints the runner's pid.
 extern const QString kStartDetached;
 
 // $1 run directory, $2 setup commands; stdin: a batch script. Stores it as remote/job.sh and
 // submits it from the run directory; prints sbatch --parsable's job id.
 extern const QString kSubmitBatch;
 
-// $1 run directory, $2 Slurm job id or empty, $3 setup commands (run before squeue). Prints, one per line: the process ("exited N",
-// "running", "gone" (a pid, no process, no exit status), "none" (no pid)); "metrics BYTES";
-// "free KIB" (disk in the run directory); with a job id, "queue STATE|REASON" from squeue or
+// $1 run directory, $2 Slurm job id or empty, $3 setup commands (run before squeue). Prints, one
+// per line: the process ("exited N", "running", "gone" (a pid, no process, no exit status), "none"
+// (no pid)); "metrics BYTES"; "free KIB" (disk in the run directory); "checkpoint" when a complete
+// one is there; with a job id, "queue STATE|REASON" from squeue or
 // "scontrol <its one-line record>" once squeue has forgotten it; then "---" and the last lines of
 // remote/stderr.log. "missing" alone when the run directory is gone.
 extern const QString kStatus;

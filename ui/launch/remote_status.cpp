@@ -27,6 +27,8 @@ RemoteStatus RemoteStatus::parse(const QByteArray& out) {
       in_tail = true;
     } else if (line == QLatin1String("running")) {
       s.process = Process::Running;
+    } else if (line == QLatin1String("checkpoint")) {
+      s.has_checkpoint = true;
     } else if (line == QLatin1String("gone")) {
       s.process = Process::Gone;
     } else if (line == QLatin1String("missing")) {

@@ -152,10 +152,10 @@ class TestRemoteRun : public QObject {
     expectSameMetrics(again);
   }
 
-  void cancelStopsAfterACheckpoint() {
+  void cancelStopsAfterACheckpointAndResumes() {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
-    RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("cancel"), 100000));
+    RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("cancel"), 1500));
     run.start();
     QVERIFY(waitForStep(run, 5));
     run.cancel();
@@ -163,6 +163,18 @@ class TestRemoteRun : public QObject {
     QVERIFY2(run.state() == State::Cancelled, qPrintable(run.errorText()));
     QCOMPARE(run.exitCode(), moe::ui::kExitInterrupted);
     QVERIFY(moe::ui::hasCheckpoint(run.remoteDir()));
+    QVERIFY(run.step() < 1500);
+    // Resume continues in the same remote directory and the same local copy.
+    QVERIFY(run.canResume());
+    std::unique_ptr<moe::ui::Run> next(run.resume(nullptr));
+    QVERIFY(next && next->isResume());
+    auto& resumed = static_cast<RemoteRun&>(*next);
+    resumed.start();
+    QVERIFY(waitForEnd(resumed));
+    QVERIFY2(resumed.state() == State::Finished, qPrintable(resumed.errorText()));
+    QCOMPARE(resumed.step(), 1500);
+    QCOMPARE(resumed.remoteDir(), run.remoteDir());
+    expectSameMetrics(resumed);
   }
 
   // A hostile run name reaches the engine only as a config value, which it refuses by name; a
