@@ -1,0 +1,94 @@
+// The main window with a remote target (a real sshd on 127.0.0.1 and the real engine): Run starts
+// the experiment on the target chosen beside the button; closing the app leaves the run training
+// there, and the next start re-attaches it without blocking the window and lists it in the Runs
+// tab with its target.
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <memory>
+
+#include "../launch/ssh_server_fixture.h"
+#include "experiment/experiment_document.h"
+#include "experiment/experiment_editor.h"
+#include "launch/remote_run.h"
+#include "launch/run_manager.h"
+#include "launch/target_store.h"
+#include "runs/run_directory_index.h"
+#include "runs/run_store.h"
+#include "window/main_window.h"
+#include "window_test_support.h"
+
+using namespace moe::ui;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 300000;
+
+bool waitForEnd(Run* run) {
+  if (!run->isActive()) return true;
+  QSignalSpy finished(run, &Run::finished);
+  return finished.wait(kRunTimeoutMs);
+}
+
+}  // namespace
+
+class TestWindowRemote : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<moe::test::SshServerFixture> server_;
+
+ private slots:
+  void initTestCase() {
+    test::useTemporaryHome();
+    server_ = std::make_unique<moe::test::SshServerFixture>();
+    QVERIFY2(server_->ok(), qPrintable(server_->error()));
+    TargetStore targets;
+    QCOMPARE(targets.add(server_->sshTarget(QStringLiteral("box"))), QStringList());
+    targets.setCurrentName(QStringLiteral("box"));
+  }
+
+  void runStartsOnTheChosenTarget() {
+    MainWindow window;
+    auto* picker = window.findChild<QComboBox*>(QStringLiteral("targetPicker"));
+    QVERIFY(picker);
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("box"));
+    window.editor()->document()->setText(test::tinyLmConfig("remote-window", 8));
+    Run* run = window.runExperiment();
+    QVERIFY(run);
+    QCOMPARE(run->target(), QStringLiteral("box"));
+    QVERIFY(run->isDetached());
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run->state() == Run::State::Finished, qPrintable(run->errorText()));
+    QCOMPARE(run->step(), 8);
+    QTRY_VERIFY_WITH_TIMEOUT(window.store()->find(run->runDir()).has_value(), 20000);
+    QCOMPARE(window.store()->find(run->runDir())->target, QStringLiteral("box"));
+  }
+
+  void restartReattachesARunningRemoteRun() {
+    QString dir;
+    {
+      MainWindow window;
+      window.editor()->document()->setText(test::tinyLmConfig("remote-restart", 2500));
+      Run* run = window.runExperiment();
+      QVERIFY(run);
+      QTRY_VERIFY_WITH_TIMEOUT(run->step() >= 5 || !run->isActive(), kRunTimeoutMs);
+      QVERIFY(run->isActive());
+      QVERIFY(window.runs()->attachedActiveRuns().isEmpty());  // quitting asks nothing
+      dir = run->runDir();
+    }  // the app quits; the run goes on over there
+    MainWindow again;
+    QTRY_VERIFY_WITH_TIMEOUT(again.runs()->findByRunDir(dir) != nullptr, 20000);
+    auto* run = qobject_cast<RemoteRun*>(again.runs()->findByRunDir(dir));
+    QVERIFY(run && run->isReattached());
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run->state() == Run::State::Finished, qPrintable(run->errorText()));
+    QCOMPARE(run->step(), 2500);
+    QTRY_VERIFY_WITH_TIMEOUT(again.store()->find(dir).has_value() &&
+                                 again.store()->find(dir)->status == run_status::kFinished,
+                             20000);
+  }
+};
+
+QTEST_MAIN(TestWindowRemote)
+#include "test_window_remote.moc"
