@@ -7,6 +7,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.h
   ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_exports.h
+  ${CMAKE_CURRENT_LIST_DIR}/fetch_files.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fetch_files.h
   ${CMAKE_CURRENT_LIST_DIR}/launch_spec.cpp
   ${CMAKE_CURRENT_LIST_DIR}/launch_spec.h
   ${CMAKE_CURRENT_LIST_DIR}/local_run.cpp
@@ -15,6 +17,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/remote_channel.h
   ${CMAKE_CURRENT_LIST_DIR}/remote_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/remote_command.h
+  ${CMAKE_CURRENT_LIST_DIR}/remote_fetch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_fetch.h
   ${CMAKE_CURRENT_LIST_DIR}/remote_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/remote_run.h
   ${CMAKE_CURRENT_LIST_DIR}/remote_run_end.cpp

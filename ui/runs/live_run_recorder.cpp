@@ -22,6 +22,7 @@ std::optional<RunRecord> LiveRunRecorder::summarize(const Run& run) {
   const QString dir = run.runDir();
   if (dir.isEmpty() || !run.series()->info().started) return std::nullopt;
   RunRecord record = summarizeSeries(*run.series(), dir, run.isActive());
+  record.target = run.target();  // "local", or the remote target's name
   // The process knows how it ended even when it could not say so in telemetry (a crash, a kill).
   if (run.state() == Run::State::Failed) {
     record.status = run_status::kFailed;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "launch/remote_run_record.h"
 #include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
@@ -34,12 +35,16 @@ ColumnSummary summarize(const std::vector<double>& values) {
   return out;
 }
 
-// <dir>/config.json, or {} when it is absent or not a JSON object.
-nlohmann::json readConfigJson(const QString& run_dir) {
-  QFile file(QDir(run_dir).filePath(kConfigFile));
+// <dir>/<file>, or {} when it is absent or not a JSON object.
+nlohmann::json readJsonObject(const QString& run_dir, const QString& file_name) {
+  QFile file(QDir(run_dir).filePath(file_name));
   if (!file.open(QIODevice::ReadOnly)) return nlohmann::json::object();
   auto config = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
   return config.is_object() ? config : nlohmann::json::object();
+}
+
+nlohmann::json readConfigJson(const QString& run_dir) {
+  return readJsonObject(run_dir, kConfigFile);
 }
 
 // run_id is <yyyymmdd-hhmmss>-<name> (docs/PROTOCOL.md, "The run directory"), in the engine's local
@@ -121,7 +126,38 @@ void fillTimes(RunRecord* r, bool ended, double last_t, bool resumed) {
   if (ended) r->ended_at = metrics.exists() ? metrics.lastModified() : QDateTime::currentDateTime();
 }
 
+// A run on another machine: its target, and while its telemetry has no run_end, the state the app
+// last saw there (remote.json), as a run_status where there is one ("starting" is its own).
+void applyRemoteRecord(RunRecord* r, const RemoteRunRecord& remote) {
+  r->target = remote.target.name;
+  if (r->status != run_status::kIncomplete || remote.state.isEmpty()) return;
+  r->status = remote.state == QLatin1String("not started") ? run_status::kStarting : remote.state;
+  if (r->error.isEmpty()) r->error = remote.error;
+}
+
+// A remote run with no telemetry here yet (queued, starting, or failed before it started): what
+// remote.json and the config it was sent with say.
+RunRecord remoteOnlyRecord(const QString& dir, const RemoteRunRecord& remote) {
+  RunRecord r;
+  r.run_dir = canonicalRunDir(dir);
+  r.id = remote.run_id.isEmpty() ? QFileInfo(r.run_dir).fileName() : remote.run_id;
+  nlohmann::json config = readConfigJson(dir);
+  if (config.empty()) config = readJsonObject(dir, QStringLiteral("remote/submitted.json"));
+  fillConfig(&r, std::move(config));
+  if (r.name.isEmpty()) r.name = remote.name;
+  r.started_at = remote.submitted_at.isValid() ? remote.submitted_at : timeFromRunId(r.id);
+  r.status = run_status::kIncomplete;
+  applyRemoteRecord(&r, remote);
+  return r;
+}
+
 }  // namespace
+
+bool hasRunFiles(const QString& dir) {
+  const QDir d(dir);
+  return QFileInfo(d.filePath(kMetricsFile)).isFile() ||
+         QFileInfo(d.filePath(QString::fromLatin1(RemoteRunRecord::kFileName))).isFile();
+}
 
 QString canonicalRunDir(const QString& dir) {
   const QFileInfo info(dir);
@@ -166,14 +202,24 @@ std::optional<RunRecord> indexRunDirectory(const QString& dir, QString* error) {
     return std::nullopt;
   };
   if (!QFileInfo(dir).isDir()) return fail(dir + QStringLiteral(": not a directory"));
+  std::optional<RemoteRunRecord> remote;
+  if (QFileInfo(QDir(dir).filePath(QString::fromLatin1(RemoteRunRecord::kFileName))).isFile()) {
+    QString remote_error;
+    remote = RemoteRunRecord::read(dir, &remote_error);
+    if (!remote) return fail(remote_error);
+  }
   const QString path = QDir(dir).filePath(kMetricsFile);
-  if (!QFileInfo(path).isFile()) return fail(dir + QStringLiteral(": no metrics.jsonl"));
+  if (!QFileInfo(path).isFile()) {
+    if (remote) return remoteOnlyRecord(dir, *remote);
+    return fail(dir + QStringLiteral(": no metrics.jsonl"));
+  }
 
   RunSeries series;
   TelemetryFeed::Stats stats;
   QString read_error;
   if (!TelemetryFeed::readFile(path, &series, &stats, &read_error)) return fail(read_error);
   if (!series.info().started) {
+    if (remote) return remoteOnlyRecord(dir, *remote);
     QString message = path + QStringLiteral(": no run_start event");
     if (stats.malformed > 0) {
       message += QStringLiteral(" (%1 of %2 lines are not telemetry; %3)")
@@ -185,7 +231,9 @@ std::optional<RunRecord> indexRunDirectory(const QString& dir, QString* error) {
     }
     return fail(message);
   }
-  return summarizeSeries(series, dir, /*live=*/false);
+  RunRecord record = summarizeSeries(series, dir, /*live=*/false);
+  if (remote) applyRemoteRecord(&record, *remote);
+  return record;
 }
 
 }  // namespace moe::ui

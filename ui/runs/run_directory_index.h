@@ -17,7 +17,13 @@ namespace moe::ui {
 // Reads <dir>/metrics.jsonl and summarises it; the config comes from run_start, else from
 // <dir>/config.json. Without a readable metrics.jsonl that has a run_start: nullopt and *error
 // naming the file and the problem. A run without run_end is "incomplete".
+// A remote run's directory (remote.json, launch/remote_run_record.h) is a run even before its
+// telemetry arrives: its target is remote.json's, and without a run_end its status is the state
+// the app last saw there ("running", "starting", "failed" with the error, ...).
 std::optional<RunRecord> indexRunDirectory(const QString& dir, QString* error = nullptr);
+
+// Whether `dir` holds a run to index: a metrics.jsonl, or a remote run's remote.json.
+bool hasRunFiles(const QString& dir);
 
 // The summary of telemetry already in memory (a live run). `live`: no run_end means "running"
 // (else "incomplete"). File times and config.json are read from run_dir when they exist.

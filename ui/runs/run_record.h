@@ -14,6 +14,7 @@ namespace moe::ui {
 
 // The values of RunRecord::status. "incomplete": no run_end and not known to be live (a crash, a
 // killed process, a copy taken mid-run). "missing": the store knew the directory, it is gone now.
+// A remote run without run_end has the state its remote.json last saw (see indexRunDirectory).
 namespace run_status {
 inline const QString kRunning = QStringLiteral("running");
 inline const QString kFinished = QStringLiteral("finished");
@@ -21,9 +22,13 @@ inline const QString kFailed = QStringLiteral("failed");
 inline const QString kCancelled = QStringLiteral("cancelled");
 inline const QString kIncomplete = QStringLiteral("incomplete");
 inline const QString kMissing = QStringLiteral("missing");
+// A remote run queued or starting on its target, with no telemetry yet.
+inline const QString kStarting = QStringLiteral("starting");
 }  // namespace run_status
 
 struct RunRecord {
+  static inline const QString kLocalTarget = QStringLiteral("local");
+
   QString id;      // run_start's run_id, else the directory name
   QString name;    // the config's "name"
   QString status;  // one of run_status
@@ -32,6 +37,8 @@ struct RunRecord {
   // (<yyyymmdd-hhmmss>-<name>, local time) or, failing that, the metrics.jsonl file times.
   QDateTime started_at, ended_at;
   QString host, device;
+  // Where it ran: kLocalTarget, or the remote target's name (the run directory's remote.json).
+  QString target = kLocalTarget;
   std::optional<int64_t> world_size;
   nlohmann::json config = nlohmann::json::object();  // the resolved RunConfig ({} when unknown)
   QString config_hash;  // SHA-256 hex of config.dump() (sorted keys); empty when no config

@@ -41,6 +41,7 @@ constexpr Column kColumns[] = {
     {"step_ms_last", "REAL"},
     {"metrics_modified", "INTEGER"},
     {"metrics_size", "INTEGER"},
+    {"target", "TEXT"},  // added in a later release: see migrationStatements()
 };
 
 QVariant nullable(const std::optional<double>& v) {
@@ -92,6 +93,16 @@ QStringList createStatements() {
   };
 }
 
+QStringList migrationStatements(const QStringList& existing_columns) {
+  QStringList statements;
+  for (const Column& c : kColumns) {
+    if (existing_columns.contains(QLatin1String(c.name))) continue;
+    statements << QStringLiteral("ALTER TABLE runs ADD COLUMN %1 %2")
+                      .arg(QLatin1String(c.name), QLatin1String(c.type));
+  }
+  return statements;
+}
+
 QString upsertStatement() {
   QStringList names, placeholders;
   for (const Column& c : kColumns) {
@@ -129,6 +140,7 @@ void bind(QSqlQuery& q, const RunRecord& r) {
   q.bindValue(QStringLiteral(":step_ms_last"), nullable(r.step_ms_last));
   q.bindValue(QStringLiteral(":metrics_modified"), nullable(r.metrics_modified));
   q.bindValue(QStringLiteral(":metrics_size"), nullable(r.metrics_size));
+  q.bindValue(QStringLiteral(":target"), r.target);
 }
 
 RunRecord read(const QSqlQuery& q) {
@@ -160,6 +172,9 @@ RunRecord read(const QSqlQuery& q) {
   r.step_ms_last = readDouble(q, "step_ms_last");
   r.metrics_modified = readTime(q, "metrics_modified");
   r.metrics_size = readInt(q, "metrics_size");
+  // NULL in rows an older MoE Studio wrote: only local runs were known then.
+  const QString target = readText(q, "target");
+  r.target = target.isEmpty() ? RunRecord::kLocalTarget : target;
   return r;
 }
 

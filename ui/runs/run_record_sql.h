@@ -15,6 +15,11 @@ namespace moe::ui::run_record_sql {
 // CREATE TABLE IF NOT EXISTS statements of schema version 1: runs, meta, removed.
 QStringList createStatements();
 
+// Schema 1 grows by nullable columns only (so an older MoE Studio still reads it): the ALTER
+// TABLE statements that add the columns a store's runs table lacks (`existing_columns`, from
+// PRAGMA table_info). Empty when it has them all.
+QStringList migrationStatements(const QStringList& existing_columns);
+
 // INSERT OR REPLACE INTO runs (...) VALUES (:...), for bind().
 QString upsertStatement();
 void bind(QSqlQuery& query, const RunRecord& record);

@@ -129,6 +129,19 @@ bool RunStore::createSchema(QString* error) {
       return false;
     }
   }
+  // A store written before a column was added gets it (NULL in the old rows).
+  if (!exec(q, QStringLiteral("PRAGMA table_info(runs)"), error)) {
+    db.rollback();
+    return false;
+  }
+  QStringList columns;
+  while (q.next()) columns << q.value(1).toString();  // cid, name, type, ...
+  for (const QString& sql : run_record_sql::migrationStatements(columns)) {
+    if (!exec(q, sql, error)) {
+      db.rollback();
+      return false;
+    }
+  }
   const QString version =
       QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', '%1')")
           .arg(kSchemaVersion);
@@ -225,7 +238,7 @@ int RunStore::rescan(const QString& runs_root, const QSet<QString>& live_run_dir
   const QDir root(runs_root);
   for (const QFileInfo& sub : root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
     const QString dir = canonicalRunDir(sub.filePath());
-    if (!QFileInfo(QDir(dir).filePath(QStringLiteral("metrics.jsonl"))).isFile()) continue;
+    if (!hasRunFiles(dir)) continue;
     seen.insert(dir);
     if (isRemoved(dir)) continue;
     if (refreshDirectory(dir, find(dir), live_run_dirs)) ++changed;
@@ -242,17 +255,23 @@ bool RunStore::refreshDirectory(const QString& dir, const std::optional<RunRecor
                                 const QSet<QString>& live_run_dirs) {
   if (live_run_dirs.contains(dir)) return false;  // its owner keeps it up to date
   const QFileInfo metrics(QDir(dir).filePath(QStringLiteral("metrics.jsonl")));
-  if (!metrics.isFile()) {
+  if (!hasRunFiles(dir)) {
     if (!known || known->status == run_status::kMissing) return false;
     RunRecord gone = *known;
     gone.status = run_status::kMissing;
     return upsert(gone);
   }
+  // A remote run with no telemetry yet has no metrics.jsonl (and no stamp) to compare.
   const bool unchanged =
-      known && known->metrics_size == metrics.size() && known->metrics_modified.isValid() &&
-      known->metrics_modified.toMSecsSinceEpoch() == metrics.lastModified().toMSecsSinceEpoch();
+      known && (metrics.isFile()
+                    ? known->metrics_size == metrics.size() && known->metrics_modified.isValid() &&
+                          known->metrics_modified.toMSecsSinceEpoch() ==
+                              metrics.lastModified().toMSecsSinceEpoch()
+                    : !known->metrics_size.has_value());
+  // Not over when last seen: a remote run's remote.json may say more now than its telemetry.
   const bool stale_status =
-      known && (known->status == run_status::kMissing || known->status == run_status::kRunning);
+      known && (known->status == run_status::kMissing || known->status == run_status::kRunning ||
+                known->status == run_status::kStarting);
   if (unchanged && !stale_status) return false;
   QString error;
   const auto record = indexRunDirectory(dir, &error);

@@ -45,7 +45,8 @@ class RunStore {
   QList<RunRecord> all() const;  // newest first (started_at), unknown start times last
   std::optional<RunRecord> find(const QString& run_dir) const;
 
-  // Indexes every subdirectory of runs_root that has a metrics.jsonl and is new or changed
+  // Indexes every subdirectory of runs_root that has a metrics.jsonl (or a remote run's
+  // remote.json) and is new or changed
   // (metrics.jsonl modified time or size differs from the stored ones), re-indexes known runs
   // elsewhere that changed or came back, and marks known runs whose metrics.jsonl vanished
   // "missing" (never deletes them). Runs in live_run_dirs are left to their owner; any other

@@ -118,13 +118,15 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       return toolTip(r, column);
     case kSearchTextRole:
-      return QStringList{r.name, r.id, r.status, r.host, r.run_dir}
+      return QStringList{r.name, r.id, r.status, r.target, r.host, r.run_dir}
           .join(QLatin1Char(' '))
           .toLower();
     case kStatusRole:
       return r.status;
     case kRunDirRole:
       return r.run_dir;
+    case kTargetRole:
+      return r.target;
     case Qt::ForegroundRole:
       if (column == kStatus) return QBrush(statusColor(r.status));
       break;
@@ -181,6 +183,8 @@ QVariant RunsTableModel::display(const RunRecord& r, int column) const {
       return formatRate(r.tokens_per_s_last);
     case kTokensPerSMax:
       return formatRate(r.tokens_per_s_max);
+    case kTarget:
+      return r.target;
     case kHost:
       return r.host;
     case kConfigHash:
@@ -221,6 +225,8 @@ QVariant RunsTableModel::sortValue(const RunRecord& r, int column) const {
       return number(r.tokens_per_s_last);
     case kTokensPerSMax:
       return number(r.tokens_per_s_max);
+    case kTarget:
+      return r.target;
     case kHost:
       return r.host;
     case kConfigHash:
@@ -264,6 +270,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
                                                     "Accuracy (best)",
                                                     "Tokens/s (last)",
                                                     "Tokens/s (max)",
+                                                    "Target",
                                                     "Host",
                                                     "Config hash",
                                                     "Directory"};

@@ -26,6 +26,7 @@ class RunsTableModel : public QAbstractTableModel {
     kAccuracyBest,  // the view hides it while no run has an accuracy
     kTokensPerSLast,
     kTokensPerSMax,
+    kTarget,  // "local", or the remote target the run went to
     kHost,
     kConfigHash,
     kDirectory,
@@ -33,9 +34,10 @@ class RunsTableModel : public QAbstractTableModel {
   };
   enum Role {
     kSortRole = Qt::UserRole,  // raw value; invalid when unknown
-    kSearchTextRole,           // name, id, status, host, directory in lower case (any column)
+    kSearchTextRole,  // name, id, status, target, host, directory in lower case (any column)
     kStatusRole,               // the status string (any column)
     kRunDirRole,               // the run directory (any column)
+    kTargetRole,               // the target's name, "local" for this machine (any column)
   };
 
   explicit RunsTableModel(QObject* parent = nullptr);

@@ -1,6 +1,7 @@
 // RunsView (runs_view.h).
 #include "runs/runs_view.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QGuiApplication>
@@ -47,11 +48,14 @@ RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
       add_(new QPushButton(tr("Add run directory…"), this)),
       rescan_(new QPushButton(tr("Rescan"), this)),
       remove_(new QPushButton(tr("Remove from list"), this)),
+      fetch_(new QPushButton(tr("Fetch from target"), this)),
+      fetch_action_(new QAction(tr("Fetch from target"), this)),
       message_(new QLabel(this)) {
   proxy_->setSourceModel(model_);
   if (store) worker_ = new RunStoreWorker(store->path(), this);
   buildLayout();
   connectActions();
+  setUpFetch();
   refresh();
   updateButtons();
 }
@@ -66,8 +70,9 @@ void RunsView::buildLayout() {
   filter_->setPlaceholderText(tr("Filter runs: name, status, host…"));
   filter_->setClearButtonEnabled(true);
   status_->addItem(tr("All"), QString());
-  for (const QString& s : {run_status::kRunning, run_status::kFinished, run_status::kFailed,
-                           run_status::kCancelled, run_status::kIncomplete, run_status::kMissing}) {
+  for (const QString& s :
+       {run_status::kRunning, run_status::kStarting, run_status::kFinished, run_status::kFailed,
+        run_status::kCancelled, run_status::kIncomplete, run_status::kMissing}) {
     status_->addItem(s, s);
   }
 
@@ -100,7 +105,8 @@ void RunsView::buildLayout() {
   edit_->setToolTip(
       tr("Open the run's full config in the experiment editor, to run it again or "
          "change it"));
-  for (QPushButton* b : {open_, edit_, compare_, add_, rescan_, remove_}) buttons->addWidget(b);
+  for (QPushButton* b : {open_, edit_, compare_, add_, rescan_, remove_, fetch_})
+    buttons->addWidget(b);
   buttons->addStretch(1);
   buttons->addWidget(message_);
   auto* layout = new QVBoxLayout(this);
@@ -242,6 +248,9 @@ void RunsView::updateButtons() {
   edit_->setEnabled(selected == 1);
   compare_->setEnabled(selected >= 2);
   remove_->setEnabled(selected >= 1);
+  const bool remote = !selectedRemoteRunDirs().isEmpty();
+  fetch_->setEnabled(remote);
+  fetch_action_->setEnabled(remote);
   rescan_->setEnabled(worker_ != nullptr && !runs_root_.isEmpty());
 }
 

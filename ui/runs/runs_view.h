@@ -1,6 +1,7 @@
 // RunsView: the "Runs" page. Every run the store knows, filterable and sortable, with actions to
-// open one, compare several, add a run directory by hand, rescan the runs root and drop runs
-// from the list (their files stay). Column widths and sorting persist (QSettings "runs/header").
+// open one, compare several, add a run directory by hand, rescan the runs root, drop runs from
+// the list (their files stay) and fetch remote runs' files from their targets (button and context
+// menu; runs_view_remote.cpp). Column widths and sorting persist (QSettings "runs/header").
 //
 // The store is read and written through a RunStoreWorker: loading the list, rescanning the runs
 // root and indexing an added directory happen on its thread, and the table changes when the
@@ -13,6 +14,7 @@
 
 #include "runs/run_record.h"
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -41,6 +43,8 @@ class RunsView : public QWidget {
 
   // Run directories of the selected rows, in the order shown.
   QStringList selectedRunDirs() const;
+  // Those of them that ran on a remote target.
+  QStringList selectedRemoteRunDirs() const;
 
   RunsTableModel* model() const { return model_; }
   RunsFilterProxy* proxy() const { return proxy_; }
@@ -51,6 +55,8 @@ class RunsView : public QWidget {
   QPushButton* editButton() const { return edit_; }
   QPushButton* compareButton() const { return compare_; }
   QPushButton* removeButton() const { return remove_; }
+  QPushButton* fetchButton() const { return fetch_; }
+  QAction* fetchAction() const { return fetch_action_; }  // the table's context menu
   QLabel* messageLabel() const { return message_; }
   // Requests sent to the store and not answered yet.
   bool isBusy() const;
@@ -68,12 +74,20 @@ class RunsView : public QWidget {
   void rescan();
   // Drops the selected runs from the list (and the store); their directories stay.
   void removeSelected();
+  // What a fetch of `run_dir` is doing (RemoteFetch::progress), in the message area.
+  void showFetchProgress(const QString& run_dir, const QString& text);
+  // A fetch ended: said in the message area (the error in full in its tooltip); when it worked,
+  // the run is indexed again from its new files.
+  void showFetchResult(const QString& run_dir, bool ok, const QString& error);
 
  signals:
   void openRequested(const QString& run_dir);
   void compareRequested(const QStringList& run_dirs);
   // "Edit as experiment": the run's config should open in the experiment editor.
   void editConfigRequested(const QString& run_dir);
+  // "Fetch from target": copy these remote runs' directories here (the main window runs
+  // RemoteFetch for each and reports back through showFetchProgress/showFetchResult).
+  void fetchRequested(const QStringList& run_dirs);
   void refreshed();
   void rescanFinished(int changed);  // runs added or changed
   void runDirectoryAdded(const QString& dir, const QString& error);  // error empty: added
@@ -81,6 +95,7 @@ class RunsView : public QWidget {
  private:
   void buildLayout();
   void connectActions();
+  void setUpFetch();  // runs_view_remote.cpp
   void chooseAndAddDirectory();
   void updateButtons();
   void updateAccuracyColumn();
@@ -100,7 +115,8 @@ class RunsView : public QWidget {
   QLineEdit* filter_;
   QComboBox* status_;
   QTableView* table_;
-  QPushButton *open_, *edit_, *compare_, *add_, *rescan_, *remove_;
+  QPushButton *open_, *edit_, *compare_, *add_, *rescan_, *remove_, *fetch_;
+  QAction* fetch_action_;
   QLabel* message_;
 };
 

@@ -20,6 +20,7 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runs_table_model.h
   ${CMAKE_CURRENT_LIST_DIR}/runs_view.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runs_view.h
+  ${CMAKE_CURRENT_LIST_DIR}/runs_view_remote.cpp
 )
 
 # Comparing runs on one plot, and recording this session's live runs.

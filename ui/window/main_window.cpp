@@ -149,7 +149,7 @@ void MainWindow::buildRunButton() {
   auto* corner = new QWidget(tabs_);
   auto* layout = new QHBoxLayout(corner);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(2);
+  layout->setSpacing(6);
   layout->addWidget(new QLabel(tr("on"), corner));
   layout->addWidget(buildTargetPicker(corner));
   auto* run_button = new QToolButton(corner);

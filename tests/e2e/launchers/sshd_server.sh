@@ -70,6 +70,8 @@ PasswordAuthentication $password
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 LogLevel VERBOSE
+# scp (RemoteFetch) speaks SFTP since OpenSSH 9.
+Subsystem sftp internal-sftp
 CONF
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
 
