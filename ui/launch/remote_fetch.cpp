@@ -4,7 +4,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLocale>
 #include <QPair>
+#include <QSet>
 #include <QUuid>
 #include <QtConcurrent>
 
@@ -20,6 +22,13 @@ namespace moe::ui {
 namespace {
 
 constexpr int kGoneExit = 3;
+
+// The local directories being fetched now (GUI thread only): a second fetch of one would move
+// files under the first.
+QSet<QString>& inFlight() {
+  static QSet<QString> dirs;
+  return dirs;
+}
 
 // $1: the remote run directory. Says whether it is there and how big it is (KiB), before copying.
 const char kCheckScript[] = R"SH(dir=$1
@@ -50,6 +59,7 @@ QString sizeText(qint64 kib) {
 RemoteFetch::RemoteFetch(QObject* parent) : QObject(parent) {}
 
 RemoteFetch::~RemoteFetch() {
+  if (owns_dir_) inFlight().remove(local_dir_);
   if (scp_) {
     scp_->disconnect(this);
     scp_->kill();
@@ -76,7 +86,16 @@ QString RemoteFetch::runName() const {
 void RemoteFetch::start(const QString& local_dir) {
   if (running_) return;
   running_ = true;
-  local_dir_ = local_dir;
+  local_dir_ = QDir::cleanPath(QFileInfo(local_dir).absoluteFilePath());
+  if (inFlight().contains(local_dir_)) {
+    // Answered from the event loop, as every other outcome is.
+    const QString why = tr("%1 is being fetched already.").arg(QFileInfo(local_dir_).fileName());
+    QMetaObject::invokeMethod(
+        this, [this, why] { finish(why); }, Qt::QueuedConnection);
+    return;
+  }
+  inFlight().insert(local_dir_);
+  owns_dir_ = true;
   emit progress(tr("Reading %1").arg(QDir(local_dir).filePath(RemoteRunRecord::kFileName)));
   using Read = QPair<std::optional<RemoteRunRecord>, QString>;
   onWorker<Read>(
@@ -209,6 +228,8 @@ void RemoteFetch::moveIntoPlace(const QString& copied) {
 void RemoteFetch::finish(const QString& error) {
   if (!running_) return;
   running_ = false;
+  if (owns_dir_) inFlight().remove(local_dir_);
+  owns_dir_ = false;
   if (scp_) {
     scp_->disconnect(this);
     scp_->kill();

@@ -31,7 +31,8 @@ class RemoteFetch : public QObject {
   explicit RemoteFetch(QObject* parent = nullptr);
   ~RemoteFetch() override;
 
-  // Fetches the run whose local directory is `local_dir`; ignored while a fetch is running.
+  // Fetches the run whose local directory is `local_dir`; ignored while this fetch is running,
+  // refused (finished(false)) while another RemoteFetch fetches the same directory.
   void start(const QString& local_dir);
   bool isRunning() const { return running_; }
   QString localDir() const { return local_dir_; }
@@ -59,6 +60,7 @@ class RemoteFetch : public QObject {
   RemoteChannel* check_ = nullptr;
   QProcess* scp_ = nullptr;
   bool running_ = false;
+  bool owns_dir_ = false;  // local_dir_ is in the set of directories being fetched
 };
 
 }  // namespace moe::ui

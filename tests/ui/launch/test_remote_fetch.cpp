@@ -234,8 +234,16 @@ class TestRemoteFetch : public QObject {
     QVERIFY(old_metrics.open(QIODevice::WriteOnly) && old_metrics.write("partial") > 0);
     old_metrics.close();
 
-    const Fetched result = fetch(local_dir);
-    QVERIFY2(result.ok, qPrintable(result.error));
+    // A second fetch of the same directory while the first runs is refused.
+    RemoteFetch first;
+    QSignalSpy first_done(&first, &RemoteFetch::finished);
+    first.start(local_dir);
+    const Fetched second = fetch(local_dir + "/");
+    QVERIFY(!second.ok);
+    QVERIFY2(second.error.contains(QLatin1String("being fetched already")),
+             qPrintable(second.error));
+    QVERIFY(first_done.wait(kFetchTimeoutMs));
+    QVERIFY2(first_done[0][0].toBool(), qPrintable(first_done[0][1].toString()));
     const QMap<QString, QByteArray> local = tree(local_dir);
     for (auto it = files.begin(); it != files.end(); ++it)
       QVERIFY2(local.value(it.key()) == it.value(), qPrintable(it.key()));
