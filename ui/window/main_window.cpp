@@ -89,6 +89,7 @@ void MainWindow::openStore() {
   connect(runs_view_, &RunsView::openRequested, this, &MainWindow::openRunDirectory);
   connect(runs_view_, &RunsView::compareRequested, this, &MainWindow::compareRuns);
   connect(runs_view_, &RunsView::editConfigRequested, this, &MainWindow::editRunConfig);
+  connect(runs_view_, &RunsView::fetchRequested, this, &MainWindow::fetchRemoteRuns);
   if (store_->isOpen()) {
     QTimer::singleShot(0, runs_view_, &RunsView::rescan);
   }

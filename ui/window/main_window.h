@@ -67,6 +67,7 @@ class MainWindow : public QMainWindow {
   void showTargetsDialog();
   Run* runRemote(const Target& target);
   void reattachRemoteRuns();
+  void fetchRemoteRuns(const QStringList& run_dirs);
   void buildRunButton();
   void openStore();
   void restoreLayout();

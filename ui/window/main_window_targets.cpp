@@ -14,6 +14,7 @@
 
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
+#include "launch/remote_fetch.h"
 #include "launch/run_manager.h"
 #include "launch/slurm_script.h"
 #include "launch/target_store.h"
@@ -121,6 +122,20 @@ void MainWindow::reattachRemoteRuns() {
                                8000);
   });
   runs_->reattachRemoteRuns(runsRoot());
+}
+
+// One RemoteFetch per run; the Runs tab shows how each goes and re-reads the run when it is in.
+void MainWindow::fetchRemoteRuns(const QStringList& run_dirs) {
+  for (const QString& dir : run_dirs) {
+    auto* fetch = new RemoteFetch(this);
+    connect(fetch, &RemoteFetch::progress, runs_view_,
+            [this, dir](const QString& text) { runs_view_->showFetchProgress(dir, text); });
+    connect(fetch, &RemoteFetch::finished, this, [this, fetch, dir](bool ok, const QString& error) {
+      fetch->deleteLater();
+      runs_view_->showFetchResult(dir, ok, error);
+    });
+    fetch->start(dir);
+  }
 }
 
 }  // namespace moe::ui

@@ -3,6 +3,7 @@
 // there, and the next start re-attaches it without blocking the window and lists it in the Runs
 // tab with its target.
 #include <QComboBox>
+#include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 #include "launch/target_store.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"
+#include "runs/runs_view.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 
@@ -63,6 +65,13 @@ class TestWindowRemote : public QObject {
     QCOMPARE(run->step(), 8);
     QTRY_VERIFY_WITH_TIMEOUT(window.store()->find(run->runDir()).has_value(), 20000);
     QCOMPARE(window.store()->find(run->runDir())->target, QStringLiteral("box"));
+    // Fetch from the Runs tab: the whole remote directory comes into the local one.
+    QVERIFY(!QFile::exists(run->runDir() + "/config.json"));
+    emit window.runsView()->fetchRequested({run->runDir()});
+    QTRY_VERIFY_WITH_TIMEOUT(RemoteRunRecord::read(run->runDir()).value_or(RemoteRunRecord{}).fetched,
+                             60000);
+    QVERIFY(QFile::exists(run->runDir() + "/config.json"));
+    QVERIFY(QFile::exists(run->runDir() + "/stderr.log"));
   }
 
   void restartReattachesARunningRemoteRun() {
