@@ -15,10 +15,7 @@
 
 namespace moe::ui {
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 LocalRun::LocalRun(LaunchSpec spec, QObject* parent) : Run(parent), spec_(std::move(spec)) {
   grace_timer_.setSingleShot(true);

@@ -8,9 +8,9 @@ namespace moe::ui {
 
 namespace {
 
-constexpr int kExitKilled = 137;     // 128 + SIGKILL
-constexpr int kExitBadInput = 2;     // moe-train: bad config, arguments or files
-constexpr int kErrorTailLines = 12;  // stderr lines quoted when nothing better says why
+constexpr int kExitKilled = 137;       // 128 + SIGKILL
+constexpr int kExitBadInput = 2;       // moe-train: bad config, arguments or files
+constexpr int kErrorTailLines = 12;    // stderr lines quoted when nothing better says why
 constexpr qint64 kFullDiskKib = 1024;  // less free space than this: a failure says the disk is full
 
 }  // namespace
@@ -98,8 +98,8 @@ QString RemoteRun::failureCause(const RemoteStatus& status) const {
       if (record_.job_id.isEmpty())
         return tr("moe-train was never started in %1 on %2").arg(record_.remote_dir, where);
       return tr("Slurm no longer knows job %1 (%2) and it left no exit status")
-                 .arg(record_.job_id, status.queue_state.isEmpty() ? tr("no state")
-                                                                   : status.queue_state) +
+                 .arg(record_.job_id,
+                      status.queue_state.isEmpty() ? tr("no state") : status.queue_state) +
              quoted;
     default:
       break;

@@ -59,8 +59,8 @@ std::optional<RemoteRunRecord> RemoteRunRecord::read(const QString& local_dir, Q
 
 bool RemoteRunRecord::write(const QString& local_dir, QString* error) const {
   QSaveFile file(QDir(local_dir).filePath(kFileName));
-  if (!file.open(QIODevice::WriteOnly) ||
-      file.write(QJsonDocument(toJson()).toJson()) < 0 || !file.commit()) {
+  if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(toJson()).toJson()) < 0 ||
+      !file.commit()) {
     if (error) *error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
     return false;
   }

@@ -25,8 +25,8 @@ struct RemoteRunRecord {
   QString remote_dir;  // absolute, on the target; empty until the directory was made
   QString job_id;      // Slurm's job id; empty for SSH runs
   QDateTime submitted_at;
-  QString state;       // Run::stateName() of the last state seen
-  QString error;       // why it failed
+  QString state;  // Run::stateName() of the last state seen
+  QString error;  // why it failed
   int exit_code = -1;
   bool fetched = false;  // the whole remote directory was copied here
 

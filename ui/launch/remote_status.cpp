@@ -67,16 +67,16 @@ bool RemoteStatus::isQueued() const {
 
 bool RemoteStatus::queueHasEnded() const {
   static const QStringList kEnded{
-      QStringLiteral("COMPLETED"), QStringLiteral("FAILED"),        QStringLiteral("CANCELLED"),
-      QStringLiteral("TIMEOUT"),   QStringLiteral("NODE_FAIL"),     QStringLiteral("OUT_OF_MEMORY"),
-      QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"),     QStringLiteral("DEADLINE"),
+      QStringLiteral("COMPLETED"),    QStringLiteral("FAILED"),    QStringLiteral("CANCELLED"),
+      QStringLiteral("TIMEOUT"),      QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
+      QStringLiteral("PREEMPTED"),    QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE"),
       QStringLiteral("SPECIAL_EXIT"), QStringLiteral("REVOKED")};
   return kEnded.contains(queue_state);
 }
 
 bool RemoteStatus::hasEnded() const {
-  return process == Process::Exited || process == Process::Gone ||
-         process == Process::Missing || queueHasEnded();
+  return process == Process::Exited || process == Process::Gone || process == Process::Missing ||
+         queueHasEnded();
 }
 
 QString RemoteStatus::queueFailureText() const {
@@ -86,8 +86,7 @@ QString RemoteStatus::queueFailureText() const {
     return QStringLiteral("Slurm reports that a node of the job failed");
   if (queue_state == QLatin1String("OUT_OF_MEMORY"))
     return QStringLiteral("Slurm stopped the job: out of memory");
-  if (queue_state == QLatin1String("PREEMPTED"))
-    return QStringLiteral("Slurm preempted the job");
+  if (queue_state == QLatin1String("PREEMPTED")) return QStringLiteral("Slurm preempted the job");
   if (queue_state == QLatin1String("BOOT_FAIL") || queue_state == QLatin1String("DEADLINE"))
     return QStringLiteral("Slurm ended the job: %1").arg(queue_state);
   return {};

@@ -13,13 +13,13 @@ struct RemoteStatus {
   enum class Process { Running, Exited, Gone, None, Missing };
 
   Process process = Process::None;
-  int exit_code = -1;         // Exited: moe-train's exit status
-  qint64 metrics_bytes = -1;  // size of the remote metrics.jsonl
-  qint64 free_kib = -1;       // free disk in the run directory
+  int exit_code = -1;           // Exited: moe-train's exit status
+  qint64 metrics_bytes = -1;    // size of the remote metrics.jsonl
+  qint64 free_kib = -1;         // free disk in the run directory
   bool has_checkpoint = false;  // a complete checkpoint to resume from
-  QString queue_state;        // Slurm's JobState (PENDING, RUNNING, TIMEOUT...); empty: unknown
-  QString queue_reason;       // why it waits or ended (Resources, Priority, TimeLimit...)
-  QStringList stderr_tail;    // the last lines of moe-train's process stderr
+  QString queue_state;          // Slurm's JobState (PENDING, RUNNING, TIMEOUT...); empty: unknown
+  QString queue_reason;         // why it waits or ended (Resources, Priority, TimeLimit...)
+  QStringList stderr_tail;      // the last lines of moe-train's process stderr
 
   // Unparseable output gives Process::None and nothing else: the caller asks again.
   static RemoteStatus parse(const QByteArray& out);

@@ -25,7 +25,9 @@ RemoteTelemetryStream::RemoteTelemetryStream(const Target& target, QString remot
   connect(read_channel_, &RemoteChannel::finished, this, &RemoteTelemetryStream::onRestRead);
 }
 
-RemoteTelemetryStream::~RemoteTelemetryStream() { mirror_writer_.waitForDone(); }
+RemoteTelemetryStream::~RemoteTelemetryStream() {
+  mirror_writer_.waitForDone();
+}
 
 void RemoteTelemetryStream::start(qint64 offset) {
   offset_ = offset;

@@ -27,19 +27,19 @@ QString sshControlDirectory() {
 
 QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp) {
   QStringList options{
-      QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
-      QStringLiteral("-o"),
+      QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
       QStringLiteral("StrictHostKeyChecking=") +
           (endpoint.accept_new_host_key ? QStringLiteral("accept-new") : QStringLiteral("yes")),
       QStringLiteral("-o"), QStringLiteral("ConnectTimeout=%1").arg(kConnectTimeoutS),
-      QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=15"),
-      QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3"),
-      QStringLiteral("-o"), QStringLiteral("ControlMaster=auto"),
-      QStringLiteral("-o"), QStringLiteral("ControlPersist=%1").arg(kControlPersistS),
+      QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=15"), QStringLiteral("-o"),
+      QStringLiteral("ServerAliveCountMax=3"), QStringLiteral("-o"),
+      QStringLiteral("ControlMaster=auto"), QStringLiteral("-o"),
+      QStringLiteral("ControlPersist=%1").arg(kControlPersistS),
       // %C: a hash of host, port and user, so sockets stay short and never collide.
       QStringLiteral("-o"), QStringLiteral("ControlPath=") + sshControlDirectory() + "/%C"};
   if (!endpoint.known_hosts_file.isEmpty())
-    options << QStringLiteral("-o") << QStringLiteral("UserKnownHostsFile=") + endpoint.known_hosts_file;
+    options << QStringLiteral("-o")
+            << QStringLiteral("UserKnownHostsFile=") + endpoint.known_hosts_file;
   if (!endpoint.identity_file.isEmpty())
     options << QStringLiteral("-o") << QStringLiteral("IdentitiesOnly=yes") << QStringLiteral("-i")
             << endpoint.identity_file;
@@ -47,7 +47,8 @@ QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp) {
   if (!endpoint.user.isEmpty())
     options << (for_scp ? QStringList{QStringLiteral("-o"), QStringLiteral("User=") + endpoint.user}
                         : QStringList{QStringLiteral("-l"), endpoint.user});
-  options << (for_scp ? QStringLiteral("-P") : QStringLiteral("-p")) << QString::number(endpoint.port);
+  options << (for_scp ? QStringLiteral("-P") : QStringLiteral("-p"))
+          << QString::number(endpoint.port);
   return options;
 }
 
@@ -58,25 +59,29 @@ QStringList sshArguments(const SshEndpoint& endpoint, const QString& remote_line
 
 QString sshFailureMessage(const SshEndpoint& endpoint, int exit_code, const QString& ssh_stderr) {
   if (exit_code != 255) return {};
-  const QString where = QStringLiteral("%1 (port %2)").arg(endpoint.destination()).arg(endpoint.port);
+  const QString where =
+      QStringLiteral("%1 (port %2)").arg(endpoint.destination()).arg(endpoint.port);
   const QString err = ssh_stderr.trimmed();
   if (err.contains(QLatin1String("Permission denied"))) {
     if (err.contains(QLatin1String("publickey")))
-      return QStringLiteral("%1 refused our keys (%2). MoE Studio signs in with keys or an agent "
-                            "only: add your public key to the remote ~/.ssh/authorized_keys, or "
-                            "set the target's identity file.")
+      return QStringLiteral(
+                 "%1 refused our keys (%2). MoE Studio signs in with keys or an agent "
+                 "only: add your public key to the remote ~/.ssh/authorized_keys, or "
+                 "set the target's identity file.")
           .arg(where, err.section('\n', -1));
-    return QStringLiteral("%1 asks for a password (%2). MoE Studio signs in with keys or an agent "
-                          "only and never stores a password: install a key for this host.")
+    return QStringLiteral(
+               "%1 asks for a password (%2). MoE Studio signs in with keys or an agent "
+               "only and never stores a password: install a key for this host.")
         .arg(where, err.section('\n', -1));
   }
   if (err.contains(QLatin1String("Host key verification failed")) ||
       err.contains(QLatin1String("REMOTE HOST IDENTIFICATION HAS CHANGED")) ||
       err.contains(QLatin1String("No ED25519 host key is known")) ||
       err.contains(QLatin1String("host key is known")))
-    return QStringLiteral("The host key of %1 is unknown or has changed. Check it and add it to "
-                          "known_hosts (ssh %2 once by hand), or allow new host keys in the "
-                          "target's settings.")
+    return QStringLiteral(
+               "The host key of %1 is unknown or has changed. Check it and add it to "
+               "known_hosts (ssh %2 once by hand), or allow new host keys in the "
+               "target's settings.")
         .arg(where, endpoint.destination());
   if (err.contains(QLatin1String("Could not resolve hostname")))
     return QStringLiteral("%1 cannot be reached: the host name is unknown.").arg(where);

@@ -54,24 +54,27 @@ bool confirmBatchScript(QWidget* parent, const Target& target, const QString& sc
 QComboBox* MainWindow::buildTargetPicker(QWidget* parent) {
   auto* picker = new QComboBox(parent);
   picker->setObjectName(QStringLiteral("targetPicker"));
-  picker->setToolTip(tr("Where Run starts the experiment: this machine, an SSH host or a Slurm "
-                        "cluster (Run ▸ Targets… to add one)"));
+  picker->setToolTip(
+      tr("Where Run starts the experiment: this machine, an SSH host or a Slurm "
+         "cluster (Run ▸ Targets… to add one)"));
   picker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   auto fill = [this, picker] {
     const QSignalBlocker block(picker);
     picker->clear();
     for (const Target& target : targets_->targets())
-      picker->addItem(target.kind == Target::Kind::Local
-                          ? tr("this machine")
-                          : QStringLiteral("%1 (%2)").arg(target.name, Target::kindName(target.kind)),
-                      target.name);
+      picker->addItem(
+          target.kind == Target::Kind::Local
+              ? tr("this machine")
+              : QStringLiteral("%1 (%2)").arg(target.name, Target::kindName(target.kind)),
+          target.name);
     picker->setCurrentIndex(std::max(0, picker->findData(targets_->currentName())));
   };
   fill();
   connect(targets_, &TargetStore::changed, picker, fill);
   connect(targets_, &TargetStore::currentChanged, picker, fill);
-  connect(picker, &QComboBox::activated, this,
-          [this, picker](int index) { targets_->setCurrentName(picker->itemData(index).toString()); });
+  connect(picker, &QComboBox::activated, this, [this, picker](int index) {
+    targets_->setCurrentName(picker->itemData(index).toString());
+  });
   return picker;
 }
 
@@ -117,9 +120,8 @@ Run* MainWindow::runRemote(const Target& chosen) {
 void MainWindow::reattachRemoteRuns() {
   connect(runs_, &RunManager::reattached, this, [this](const QList<Run*>& runs) {
     if (!runs.isEmpty())
-      statusBar()->showMessage(tr("Re-attached %n remote run(s)", nullptr,
-                                  static_cast<int>(runs.size())),
-                               8000);
+      statusBar()->showMessage(
+          tr("Re-attached %n remote run(s)", nullptr, static_cast<int>(runs.size())), 8000);
   });
   runs_->reattachRemoteRuns(runsRoot());
 }

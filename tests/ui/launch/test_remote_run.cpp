@@ -6,9 +6,9 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QFile>
 #include <QTemporaryDir>
 
 #include <unistd.h>
@@ -60,7 +60,8 @@ bool waitForStep(RemoteRun& run, qint64 step) {
 
 // Ends the server's sessions (every ssh connection to it) as a network failure would.
 QString serverPid(const SshServerFixture& server) {
-  const QString pid_file = QFileInfo(server.knownHosts()).dir().filePath(QStringLiteral("sshd.pid"));
+  const QString pid_file =
+      QFileInfo(server.knownHosts()).dir().filePath(QStringLiteral("sshd.pid"));
   return QString::fromUtf8(readAll(pid_file)).trimmed();
 }
 
@@ -136,7 +137,8 @@ class TestRemoteRun : public QObject {
     QVERIFY2(server.ok(), qPrintable(server.error()));
     QString local_dir;
     {
-      RemoteRun first(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("restart"), 3000));
+      RemoteRun first(
+          launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("restart"), 3000));
       first.start();
       QVERIFY(waitForStep(first, 20));
       local_dir = first.runDir();
@@ -197,7 +199,8 @@ class TestRemoteRun : public QObject {
       QVERIFY(QFileInfo(run.remoteDir()).dir() == QDir(server.runsRoot()));
       QVERIFY(moe::ui::runIdProblem(QFileInfo(run.remoteDir()).fileName()).isEmpty());
     }
-    target.runs_root = server.runsRoot() + "/-x 'q' ; $(touch " + marker + ") `touch " + marker + "`";
+    target.runs_root =
+        server.runsRoot() + "/-x 'q' ; $(touch " + marker + ") `touch " + marker + "`";
     RemoteRun run(launch(target, QStringLiteral("plain"), 10));
     run.start();
     QVERIFY(waitForEnd(run));
@@ -247,11 +250,12 @@ class TestRemoteRun : public QObject {
     QVERIFY2(server.ok(), qPrintable(server.error()));
     const QString mount_point = server.runsRoot() + "/small";
     QVERIFY(QDir().mkpath(mount_point));
-    QCOMPARE(QProcess::execute(QStringLiteral("mount"), {"-t", "tmpfs", "-o", "size=256k", "tmpfs",
-                                                          mount_point}),
+    QCOMPARE(QProcess::execute(QStringLiteral("mount"),
+                               {"-t", "tmpfs", "-o", "size=256k", "tmpfs", mount_point}),
              0);
-    const auto unmount = qScopeGuard(
-        [&] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point}); });
+    const auto unmount = qScopeGuard([&] {
+      QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point});
+    });
     Target target = server.sshTarget(QStringLiteral("box"));
     target.runs_root = mount_point + "/runs";
     {
@@ -278,8 +282,9 @@ class TestRemoteRun : public QObject {
     run.start();
     QVERIFY(waitForEnd(run));
     QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("moe-train not found at /nonexistent/moe-train")),
-             qPrintable(run.errorText()));
+    QVERIFY2(
+        run.errorText().contains(QLatin1String("moe-train not found at /nonexistent/moe-train")),
+        qPrintable(run.errorText()));
   }
 };
 

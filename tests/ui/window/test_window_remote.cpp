@@ -68,8 +68,8 @@ class TestWindowRemote : public QObject {
     // Fetch from the Runs tab: the whole remote directory comes into the local one.
     QVERIFY(!QFile::exists(run->runDir() + "/config.json"));
     emit window.runsView()->fetchRequested({run->runDir()});
-    QTRY_VERIFY_WITH_TIMEOUT(RemoteRunRecord::read(run->runDir()).value_or(RemoteRunRecord{}).fetched,
-                             60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        RemoteRunRecord::read(run->runDir()).value_or(RemoteRunRecord{}).fetched, 60000);
     QVERIFY(QFile::exists(run->runDir() + "/config.json"));
     QVERIFY(QFile::exists(run->runDir() + "/stderr.log"));
   }
