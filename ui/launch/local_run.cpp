@@ -15,8 +15,6 @@
 
 namespace moe::ui {
 
-namespace {}  // namespace
-
 LocalRun::LocalRun(LaunchSpec spec, QObject* parent) : Run(parent), spec_(std::move(spec)) {
   grace_timer_.setSingleShot(true);
   connect(&grace_timer_, &QTimer::timeout, this, [this] {
