@@ -3,7 +3,9 @@
 // there, and the next start re-attaches it without blocking the window and lists it in the Runs
 // tab with its target.
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -65,6 +67,17 @@ class TestWindowRemote : public QObject {
     QCOMPARE(run->step(), 8);
     QTRY_VERIFY_WITH_TIMEOUT(window.store()->find(run->runDir()).has_value(), 20000);
     QCOMPARE(window.store()->find(run->runDir())->target, QStringLiteral("box"));
+    // With MOE_SCREENSHOT_DIR set: the remote run's dashboard and the Runs tab with its target.
+    const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      window.resize(1366, 860);
+      window.show();
+      QTest::qWait(500);
+      QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("remote-run.png"))));
+      window.tabs()->setCurrentWidget(window.runsView());
+      QTest::qWait(500);
+      QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("runs-remote.png"))));
+    }
     // Fetch from the Runs tab: the whole remote directory comes into the local one.
     QVERIFY(!QFile::exists(run->runDir() + "/config.json"));
     emit window.runsView()->fetchRequested({run->runDir()});
