@@ -7,12 +7,11 @@
 
 #include <QDirIterator>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include "launch/remote_fetch.h"
 #include "launch/remote_run.h"
+#include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
 using moe::test::SshServerFixture;
@@ -25,23 +24,13 @@ using State = moe::ui::Run::State;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 300000;  // two shared cores: be patient
 constexpr int kFetchTimeoutMs = 120000;
 
-QByteArray config(const QString& name) {
-  return QStringLiteral(
-             R"({"name":%1,"model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
-             R"("moe":{"experts":4,"hidden":32},"train":{"steps":20,"batch_size":8,"threads":1,)"
-             R"("checkpoint_every":10}})")
-      .arg(QString::fromUtf8(QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact))
-               .mid(1)
-               .chopped(1))
-      .toUtf8();
-}
+using moe::test::kRunTimeoutMs;
+using moe::test::readAll;
 
-QByteArray readAll(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+QByteArray config(const QString& name) {
+  return moe::test::tinyRemoteConfig(name, 20, 10);
 }
 
 // Every file under `dir` (hidden ones too), by relative path, with its bytes.

@@ -7,14 +7,13 @@
 
 #include <QDir>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include <unistd.h>
 
 #include "launch/remote_command.h"
 #include "launch/remote_run.h"
+#include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
 using moe::test::SshServerFixture;
@@ -26,39 +25,14 @@ using State = moe::ui::Run::State;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 300000;  // two shared cores: be patient
+using moe::test::readAll;
+using moe::test::waitForEnd;
+using moe::test::waitForStep;
 
 QByteArray config(const QString& name, int steps) {
-  return QStringLiteral(
-             R"({"name":%1,"model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
-             R"("moe":{"experts":4,"hidden":32},"train":{"steps":%2,"batch_size":8,"threads":1,)"
-             R"("checkpoint_every":100}})")
-      .arg(QString::fromUtf8(QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact))
-               .mid(1)
-               .chopped(1))
-      .arg(steps)
-      .toUtf8();
+  return moe::test::tinyRemoteConfig(name, steps);
 }
 
-QByteArray readAll(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool waitForEnd(RemoteRun& run) {
-  if (!run.isActive()) return true;
-  QSignalSpy finished(&run, &RemoteRun::finished);
-  return finished.wait(kRunTimeoutMs);
-}
-
-bool waitForStep(RemoteRun& run, qint64 step) {
-  QElapsedTimer clock;
-  clock.start();
-  while (run.step() < step && run.isActive() && clock.elapsed() < kRunTimeoutMs) QTest::qWait(50);
-  return run.step() >= step;
-}
-
-// Ends the server's sessions (every ssh connection to it) as a network failure would.
 QString serverPid(const SshServerFixture& server) {
   const QString pid_file =
       QFileInfo(server.knownHosts()).dir().filePath(QStringLiteral("sshd.pid"));

@@ -1,0 +1,53 @@
+#pragma once
+// Shared by the remote run tests: a tiny lm config with any name (JSON-escaped, so hostile names
+// stay names), reading a file whole, and waiting for a run's end or a step.
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QString>
+#include <QTest>
+
+#include "launch/run.h"
+
+namespace moe::test {
+
+inline constexpr int kRunTimeoutMs = 300000;  // two shared cores: be patient
+
+// A byte-level lm with two MoE layers of 4 experts, a few ms a step; a checkpoint every
+// `checkpoint_every` steps.
+inline QByteArray tinyRemoteConfig(const QString& name, int steps, int checkpoint_every = 100) {
+  const QString quoted =
+      QString::fromUtf8(QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact))
+          .mid(1)
+          .chopped(1);
+  return QStringLiteral(
+             R"({"name":%1,"model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
+             R"("moe":{"experts":4,"hidden":32},"train":{"steps":%2,"batch_size":8,"threads":1,)"
+             R"("checkpoint_every":%3}})")
+      .arg(quoted)
+      .arg(steps)
+      .arg(checkpoint_every)
+      .toUtf8();
+}
+
+inline QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+inline bool waitForEnd(moe::ui::Run& run) {
+  if (!run.isActive()) return true;
+  QSignalSpy finished(&run, &moe::ui::Run::finished);
+  return finished.wait(kRunTimeoutMs);
+}
+
+inline bool waitForStep(moe::ui::Run& run, qint64 step) {
+  QElapsedTimer clock;
+  clock.start();
+  while (run.step() < step && run.isActive() && clock.elapsed() < kRunTimeoutMs) QTest::qWait(50);
+  return run.step() >= step;
+}
+
+}  // namespace moe::test
