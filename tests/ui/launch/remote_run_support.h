@@ -16,8 +16,9 @@ namespace moe::test {
 inline constexpr int kRunTimeoutMs = 300000;  // two shared cores: be patient
 
 // A byte-level lm with two MoE layers of 4 experts, a few ms a step; a checkpoint every
-// `checkpoint_every` steps.
-inline QByteArray tinyRemoteConfig(const QString& name, int steps, int checkpoint_every = 100) {
+// `checkpoint_every` steps; `nproc` processes.
+inline QByteArray tinyRemoteConfig(const QString& name, int steps, int checkpoint_every = 100,
+                                   int nproc = 1) {
   const QString quoted =
       QString::fromUtf8(QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact))
           .mid(1)
@@ -25,10 +26,11 @@ inline QByteArray tinyRemoteConfig(const QString& name, int steps, int checkpoin
   return QStringLiteral(
              R"({"name":%1,"model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
              R"("moe":{"experts":4,"hidden":32},"train":{"steps":%2,"batch_size":8,"threads":1,)"
-             R"("checkpoint_every":%3}})")
+             R"("checkpoint_every":%3},"parallel":{"nproc":%4,"timeout_s":60}})")
       .arg(quoted)
       .arg(steps)
       .arg(checkpoint_every)
+      .arg(nproc)
       .toUtf8();
 }
 

@@ -92,6 +92,22 @@ class TestRemoteRun : public QObject {
     QVERIFY(!moe::ui::activeRemoteRunDirs(local_.path()).contains(run.runDir()));
   }
 
+  // parallel.nproc 2: the remote side starts the ranks through `moe-train launch`.
+  void twoProcessesThroughTheLauncher() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    RemoteLaunch two = launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("two"), 20);
+    two.config = moe::test::tinyRemoteConfig(QStringLiteral("two"), 20, 100, 2);
+    two.nproc = 2;
+    RemoteRun run(two);
+    run.start();
+    QVERIFY(waitForEnd(run));
+    QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
+    QCOMPARE(run.step(), 20);
+    QVERIFY(QFile::exists(run.remoteDir() + "/stderr.rank1.log"));
+    expectSameMetrics(run);
+  }
+
   void droppedConnectionReattachesWithoutLoss() {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
