@@ -38,7 +38,11 @@ RemoteRun::RemoteRun(RemoteLaunch launch, QObject* parent)
   poll_timer_.setInterval(kStatusIntervalMs);
   grace_timer_.setSingleShot(true);
   connect(&poll_timer_, &QTimer::timeout, this, &RemoteRun::pollStatus);
-  connect(&grace_timer_, &QTimer::timeout, this, [this] { sendCancel(true); });
+  connect(&grace_timer_, &QTimer::timeout, this, [this] {
+    // The interrupt may still be on its way (a slow scancel, ssh): the kill waits for it.
+    if (signal_->isBusy()) return grace_timer_.start(kStatusIntervalMs);
+    sendCancel(true);
+  });
   connect(feed(), &TelemetryFeed::changed, this, &RemoteRun::onTelemetryChanged);
   connect(feed(), &TelemetryFeed::finished, this, [this] {
     if (ending_) finalize();
@@ -307,7 +311,8 @@ void RemoteRun::cancel() {
 }
 
 void RemoteRun::sendCancel(bool hard) {
-  hard_cancelled_ = hard_cancelled_ || hard;
+  // A queued job is cancelled outright: it has no steps to lose.
+  hard_cancelled_ = hard_cancelled_ || (hard && !last_status_.isQueued());
   if (record_.target.kind == Target::Kind::Slurm) {
     signal_->run(remote_scripts::kCancelJob,
                  {record_.job_id, hard ? QString() : QStringLiteral("INT"), setupCommands()});

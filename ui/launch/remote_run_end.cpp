@@ -97,9 +97,11 @@ QString RemoteRun::failureCause(const RemoteStatus& status) const {
     case RemoteStatus::Process::None:
       if (record_.job_id.isEmpty())
         return tr("moe-train was never started in %1 on %2").arg(record_.remote_dir, where);
-      return tr("Slurm no longer knows job %1 (%2) and it left no exit status")
-                 .arg(record_.job_id,
-                      status.queue_state.isEmpty() ? tr("no state") : status.queue_state) +
+      if (status.queue_state.isEmpty())
+        return tr("Slurm no longer knows job %1 and it left no exit status").arg(record_.job_id) +
+               quoted;
+      return tr("Slurm job %1 ended (%2) without an exit status")
+                 .arg(record_.job_id, status.queue_state) +
              quoted;
     default:
       break;

@@ -93,8 +93,12 @@ pkill -"$2" -P "$(cat remote/pid)"
 exit 0
 )SH");
 
+// A pending job has no process to signal, and scancel --signal keeps retrying on one for minutes:
+// it is cancelled outright.
 const QString kCancelJob = QStringLiteral(R"SH(eval "$3" > /dev/null 2>&1
-if [ -n "$2" ]; then exec scancel --signal="$2" "$1"; fi
+if [ -n "$2" ] && [ "$(squeue -h -j "$1" -o %T 2> /dev/null)" != PENDING ]; then
+  exec scancel --signal="$2" "$1"
+fi
 exec scancel "$1"
 )SH");
 

@@ -46,7 +46,8 @@ extern const QString kRead;
 
 // $1 run directory, $2 signal name (INT, KILL): the signal to the detached runner's children.
 extern const QString kSignalRun;
-// $1 job id, $2 signal name or empty, $3 setup commands: scancel --signal=$2, or plain scancel.
+// $1 job id, $2 signal name or empty, $3 setup commands: scancel --signal=$2, or plain scancel
+// (also when the job is still pending).
 extern const QString kCancelJob;
 
 }  // namespace moe::ui::remote_scripts

@@ -88,8 +88,11 @@ QString slurmBatchScript(const Target& target, const QString& run_name,
                "# The ranks meet on the step's first host, at port 20000 + SLURM_JOB_ID "
                "mod 20000")
         << QStringLiteral("# (export MASTER_PORT in the setup to choose another port).")
-        << QStringLiteral("srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\"")
-               .arg(program, QLatin1String(kSubmittedConfig))
+        << QStringLiteral(
+               "# Telemetry is in metrics.jsonl; the app shows the tail of the stderr log.")
+        << QStringLiteral(
+               "srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\" > /dev/null 2> %3")
+               .arg(program, QLatin1String(kSubmittedConfig), QLatin1String(kStderrLog))
         << QStringLiteral("status=$?")
         << QStringLiteral("echo \"$status\" > %1.tmp && mv %1.tmp %1")
                .arg(QLatin1String(kExitStatusFile))

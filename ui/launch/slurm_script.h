@@ -1,9 +1,10 @@
 // The sbatch script of a run on a Slurm cluster: shown to the user before it is submitted and
 // saved with the run. It names no absolute path: the app submits it with the run directory as the
-// working directory, where remote/submitted.json holds the config; the job writes its output to
-// remote/slurm-<job id>.out and its exit status to remote/exit_status. Config values never enter
-// the script, only the target's settings (validated, see slurmScriptProblems) and the run name
-// reduced to safe characters.
+// working directory, where remote/submitted.json holds the config; the job writes the ranks'
+// stderr to remote/stderr.log (their stdout, the telemetry also in metrics.jsonl, is dropped), the
+// batch shell's own output to remote/slurm-<job id>.out and the exit status to remote/exit_status.
+// Config values never enter the script, only the target's settings (validated, see
+// slurmScriptProblems) and the run name reduced to safe characters.
 #pragma once
 
 #include <QString>
@@ -16,6 +17,7 @@ namespace moe::ui {
 // Where the script reads and writes, relative to the run directory (the job's working directory).
 inline constexpr const char* kSubmittedConfig = "remote/submitted.json";
 inline constexpr const char* kSlurmOutput = "remote/slurm-%j.out";
+inline constexpr const char* kStderrLog = "remote/stderr.log";  // the ranks' process stderr
 inline constexpr const char* kExitStatusFile = "remote/exit_status";
 
 // The run name as a job name: [A-Za-z0-9._-] (others become '_'), at most 64 characters, never
