@@ -84,7 +84,9 @@ Run* RemoteRun::resume(QObject* parent) const {
   return next;
 }
 
-RemoteRun::~RemoteRun() { files_.waitForDone(); }
+RemoteRun::~RemoteRun() {
+  files_.waitForDone();
+}
 
 QString RemoteRun::stateText() const {
   QString text = Run::stateText();
@@ -155,7 +157,7 @@ void RemoteRun::prepareLocal() {
     const QString error = watcher->result();
     watcher->deleteLater();
     if (!error.isEmpty()) return fail(error);
-    if (cancel_requested_) return fail(tr("Cancelled before it was started"));
+    if (cancel_requested_) return endUnstarted();
     control_->run(remote_scripts::kPrepare, {launch_.target.runs_root, record_.run_id},
                   launch_.config);
   });
@@ -182,6 +184,7 @@ void RemoteRun::onPrepared(const RemoteResult& result) {
   }
   record_.remote_dir = dir;
   saveRecord();
+  if (cancel_requested_) return endUnstarted();
   const Target& t = launch_.target;
   if (t.kind == Target::Kind::Slurm) {
     control_->run(remote_scripts::kSubmitBatch, {dir, t.setup_commands.join('\n')},
@@ -207,9 +210,8 @@ void RemoteRun::onStarted(const RemoteResult& result) {
 void RemoteRun::attach(qint64 offset) {
   stream_ = new RemoteTelemetryStream(record_.target, record_.remote_dir + "/metrics.jsonl",
                                       QDir(local_dir_).filePath("metrics.jsonl"), this);
-  connect(stream_, &RemoteTelemetryStream::lines, this, [this](const QByteArray& bytes) {
-    receiveTelemetry(bytes);
-  });
+  connect(stream_, &RemoteTelemetryStream::lines, this,
+          [this](const QByteArray& bytes) { receiveTelemetry(bytes); });
   connect(stream_, &RemoteTelemetryStream::connectionLost, this, &RemoteRun::setConnectionProblem);
   connect(stream_, &RemoteTelemetryStream::connectionRestored, this,
           [this] { setConnectionProblem({}); });
@@ -231,11 +233,10 @@ void RemoteRun::onStatus(const RemoteResult& result) {
   const RemoteStatus status = RemoteStatus::parse(result.out);
   last_status_ = status;
   addStderrTail(status.stderr_tail);
-  const QString queue = status.isQueued()
-                            ? (status.queue_reason.isEmpty()
-                                   ? tr("pending")
-                                   : tr("pending: %1").arg(status.queue_reason))
-                            : QString();
+  const QString queue = status.isQueued() ? (status.queue_reason.isEmpty()
+                                                 ? tr("pending")
+                                                 : tr("pending: %1").arg(status.queue_reason))
+                                          : QString();
   if (queue != queue_text_) {
     queue_text_ = queue;
     emit stateChanged(state_);  // the same state, a new text
@@ -295,14 +296,19 @@ QString RemoteRun::setupCommands() const {
   return record_.target.setup_commands.join('\n');
 }
 
+// Cancelled before moe-train was started there: nothing to stop, nothing lost.
+void RemoteRun::endUnstarted() {
+  poll_timer_.stop();
+  ended_at_ = QDateTime::currentDateTime();
+  record_.error = tr("Cancelled before it was started");
+  setState(State::Cancelled);
+  emit finished();
+}
+
 void RemoteRun::cancel() {
   if (state_ == State::NotStarted) {
     cancel_requested_ = true;
-    ended_at_ = QDateTime::currentDateTime();
-    record_.error = tr("Cancelled before it was started");
-    setState(State::Cancelled);
-    emit finished();
-    return;
+    return endUnstarted();
   }
   if (!isActive() || cancel_requested_) return;
   cancel_requested_ = true;

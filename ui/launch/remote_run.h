@@ -99,13 +99,14 @@ class RemoteRun : public Run {
   void setConnectionProblem(const QString& why);
   void addStderrTail(const QStringList& tail);
   void sendCancel(bool hard);
+  void endUnstarted();
   QString setupCommands() const;
   // remote_run_end.cpp: how it ended
   void onEnded(const RemoteStatus& status);
   void finalize();
   void fail(const QString& why);
   State endState(const RemoteStatus& status) const;
-  QString failureText(const RemoteStatus& status) const;   // the cause, and a full disk
+  QString failureText(const RemoteStatus& status) const;  // the cause, and a full disk
   QString failureCause(const RemoteStatus& status) const;
   void setState(State state);
   void saveRecord();
@@ -117,7 +118,7 @@ class RemoteRun : public Run {
   RemoteChannel* status_;   // status polls
   RemoteChannel* signal_;   // cancel
   RemoteTelemetryStream* stream_ = nullptr;
-  QThreadPool files_;       // the local directory's files, in order, off the GUI thread
+  QThreadPool files_;  // the local directory's files, in order, off the GUI thread
   QTimer poll_timer_, grace_timer_;
 
   State state_ = State::NotStarted;
@@ -128,7 +129,8 @@ class RemoteRun : public Run {
   double eta_s_ = -1;
   qint64 start_offset_ = 0;  // the local metrics.jsonl's size when following starts
   uint64_t own_after_ = 0;   // series versions up to this are an earlier attempt's (a resume)
-  bool reattached_ = false, resuming_ = false, cancel_requested_ = false, hard_cancelled_ = false, ending_ = false;
+  bool reattached_ = false, resuming_ = false, cancel_requested_ = false, hard_cancelled_ = false,
+       ending_ = false;
   QDateTime started_at_, ended_at_;
 };
 

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kExitKilled = 137;       // 128 + SIGKILL
 constexpr int kExitBadInput = 2;       // moe-train: bad config, arguments or files
+constexpr int kExitNotFound = 127;     // the shell: no such program
 constexpr int kErrorTailLines = 12;    // stderr lines quoted when nothing better says why
 constexpr qint64 kFullDiskKib = 1024;  // less free space than this: a failure says the disk is full
 
@@ -106,6 +107,8 @@ QString RemoteRun::failureCause(const RemoteStatus& status) const {
     default:
       break;
   }
+  if (status.exit_code == kExitNotFound)
+    return tr("moe-train could not be started on %1 (exit status 127)").arg(where) + quoted;
   const QString text =
       status.exit_code == kExitBadInput
           ? tr("moe-train on %1 refused its input (exit status 2)").arg(where)

@@ -103,7 +103,11 @@ void RemoteTelemetryStream::onRestRead(const RemoteResult& result) {
   // A last line without a newline is one a crash cut short: not telemetry.
   partial_.clear();
   done_ = true;
-  emit caughtUp();
+  // After the mirror's last append (the writer runs its tasks in order): the local copy is then
+  // whole when the run is said to have ended.
+  (void)QtConcurrent::run(&mirror_writer_, [this] {
+    QMetaObject::invokeMethod(this, &RemoteTelemetryStream::caughtUp, Qt::QueuedConnection);
+  });
 }
 
 void RemoteTelemetryStream::retryLater(const QString& why) {

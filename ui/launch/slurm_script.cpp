@@ -91,6 +91,10 @@ QString slurmBatchScript(const Target& target, const QString& run_name,
         << QStringLiteral(
                "# Telemetry is in metrics.jsonl; the app shows the tail of the stderr log.")
         << QStringLiteral(
+               "command -v %1 > /dev/null || { echo \"moe-train not found at\" %1 "
+               "\"on $(hostname)\" > %2; echo 127 > %3; exit 127; }")
+               .arg(program, QLatin1String(kStderrLog), QLatin1String(kExitStatusFile))
+        << QStringLiteral(
                "srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\" > /dev/null 2> %3")
                .arg(program, QLatin1String(kSubmittedConfig), QLatin1String(kStderrLog))
         << QStringLiteral("status=$?")
