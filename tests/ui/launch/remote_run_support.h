@@ -39,16 +39,16 @@ inline QByteArray readAll(const QString& path) {
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-inline bool waitForEnd(moe::ui::Run& run) {
+inline bool waitForEnd(moe::ui::Run& run, int timeout_ms = kRunTimeoutMs) {
   if (!run.isActive()) return true;
   QSignalSpy finished(&run, &moe::ui::Run::finished);
-  return finished.wait(kRunTimeoutMs);
+  return finished.wait(timeout_ms);
 }
 
-inline bool waitForStep(moe::ui::Run& run, qint64 step) {
+inline bool waitForStep(moe::ui::Run& run, qint64 step, int timeout_ms = kRunTimeoutMs) {
   QElapsedTimer clock;
   clock.start();
-  while (run.step() < step && run.isActive() && clock.elapsed() < kRunTimeoutMs) QTest::qWait(50);
+  while (run.step() < step && run.isActive() && clock.elapsed() < timeout_ms) QTest::qWait(50);
   return run.step() >= step;
 }
 

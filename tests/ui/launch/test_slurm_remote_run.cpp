@@ -15,6 +15,7 @@
 
 #include "launch/remote_run.h"
 #include "launch/slurm_script.h"
+#include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
 using moe::test::SshServerFixture;
@@ -32,32 +33,17 @@ constexpr int kRunTimeoutMs = 240000;
 constexpr int kCancelQueuedMs = 20000;  // a queued job's cancel: at once, not after the grace
 
 QByteArray config(const QString& name, int steps, int nproc) {
-  return QStringLiteral(
-             R"({"name":"%1","model":{"kind":"lm","dim":32,"layers":2,"heads":2,"seq_len":16},)"
-             R"("moe":{"experts":4,"hidden":32},"train":{"steps":%2,"batch_size":8,"threads":1,)"
-             R"("checkpoint_every":100},"parallel":{"nproc":%3,"timeout_s":60}})")
-      .arg(name)
-      .arg(steps)
-      .arg(nproc)
-      .toUtf8();
+  return moe::test::tinyRemoteConfig(name, steps, 100, nproc);
 }
 
-QByteArray readAll(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using moe::test::readAll;
 
 bool waitForEnd(RemoteRun& run, int timeout_ms = kRunTimeoutMs) {
-  if (!run.isActive()) return true;
-  QSignalSpy finished(&run, &RemoteRun::finished);
-  return finished.wait(timeout_ms);
+  return moe::test::waitForEnd(run, timeout_ms);
 }
 
 bool waitForStep(RemoteRun& run, qint64 step) {
-  QElapsedTimer clock;
-  clock.start();
-  while (run.step() < step && run.isActive() && clock.elapsed() < kRunTimeoutMs) QTest::qWait(50);
-  return run.step() >= step;
+  return moe::test::waitForStep(run, step, kRunTimeoutMs);
 }
 
 // A program's output (stdout and stderr), run to its end.
