@@ -31,10 +31,15 @@ bool confirmBatchScript(QWidget* parent, const Target& target, const QString& sc
   QDialog dialog(parent);
   dialog.setWindowTitle(QObject::tr("Submit to %1").arg(target.name));
   auto* layout = new QVBoxLayout(&dialog);
-  layout->addWidget(new QLabel(
-      QObject::tr("This batch script will be submitted with sbatch from the run directory and "
-                  "saved with the run:"),
-      &dialog));
+  const QString where =
+      target.ssh.isLocal() ? QObject::tr("this machine") : target.ssh.destination();
+  auto* intro = new QLabel(
+      QObject::tr("On %1 (%2), a new run directory under %3 gets the config, then this batch "
+                  "script is submitted with sbatch from it and saved with the run:")
+          .arg(target.name, where, target.runs_root),
+      &dialog);
+  intro->setWordWrap(true);
+  layout->addWidget(intro);
   auto* text = new QPlainTextEdit(script, &dialog);
   text->setReadOnly(true);
   text->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -45,7 +50,7 @@ bool confirmBatchScript(QWidget* parent, const Target& target, const QString& sc
   QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
   QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   layout->addWidget(buttons);
-  dialog.resize(760, 520);
+  dialog.resize(1000, 560);
   return dialog.exec() == QDialog::Accepted;
 }
 
