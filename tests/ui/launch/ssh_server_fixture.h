@@ -4,9 +4,11 @@
 // fixture. sshTarget() is a Target that reaches it with the fixture's key and known_hosts file.
 // The script's path comes from MOE_SSHD_SCRIPT (tests/ui/launch/CMakeLists.txt).
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "launch/target.h"
 
@@ -54,6 +56,14 @@ class SshServerFixture {
   // A directory of the fixture's own for runs, created empty.
   QString runsRoot() const { return dir_.filePath(QStringLiteral("runs")); }
 
+  // Ends every session of the server (each ssh connection to it), as a network failure would.
+  void dropConnections() const { signalServer({QStringLiteral("-KILL"), QStringLiteral("-P")}); }
+  // Stops the listener: its port is closed from now on (the sessions go on).
+  void closePort() const {
+    signalServer({});
+    QTest::qWait(200);
+  }
+
   // An SSH target for this server: key login, the host key already known.
   moe::ui::Target sshTarget(const QString& name) const {
     moe::ui::Target target;
@@ -74,6 +84,15 @@ class SshServerFixture {
  private:
   QString serverDir() const {
     return dir_.filePath(QStringLiteral("sshd"));
+  }
+
+  // `kill ARGS PID` or `pkill ARGS PID` (with -P) on the listener's pid.
+  void signalServer(QStringList args) const {
+    QFile pid_file(serverDir() + QStringLiteral("/sshd.pid"));
+    if (!pid_file.open(QIODevice::ReadOnly)) return;
+    const QString pid = QString::fromUtf8(pid_file.readAll()).trimmed();
+    const bool children = args.contains(QStringLiteral("-P"));
+    QProcess::execute(children ? QStringLiteral("pkill") : QStringLiteral("kill"), args << pid);
   }
 
   bool runScript(const QStringList& args, QString* out) {

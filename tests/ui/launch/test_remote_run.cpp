@@ -33,17 +33,6 @@ QByteArray config(const QString& name, int steps) {
   return moe::test::tinyRemoteConfig(name, steps);
 }
 
-QString serverPid(const SshServerFixture& server) {
-  const QString pid_file =
-      QFileInfo(server.knownHosts()).dir().filePath(QStringLiteral("sshd.pid"));
-  return QString::fromUtf8(readAll(pid_file)).trimmed();
-}
-
-void dropConnections(const SshServerFixture& server) {
-  QProcess::execute(QStringLiteral("pkill"),
-                    {QStringLiteral("-KILL"), QStringLiteral("-P"), serverPid(server)});
-}
-
 }  // namespace
 
 class TestRemoteRun : public QObject {
@@ -114,7 +103,7 @@ class TestRemoteRun : public QObject {
     RemoteRun run(launch(server.sshTarget(QStringLiteral("box")), QStringLiteral("drop"), 3000));
     run.start();
     QVERIFY(waitForStep(run, 20));
-    dropConnections(server);
+    server.dropConnections();
     QTRY_VERIFY_WITH_TIMEOUT(!run.connectionProblem().isEmpty() || !run.isActive(), 30000);
     QVERIFY(waitForEnd(run));
     QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
@@ -222,8 +211,7 @@ class TestRemoteRun : public QObject {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
     const Target target = server.sshTarget(QStringLiteral("gone"));
-    QProcess::execute(QStringLiteral("kill"), {serverPid(server)});  // its port is closed now
-    QTest::qWait(200);
+    server.closePort();
     RemoteRun run(launch(target, QStringLiteral("closed"), 10));
     run.start();
     QVERIFY(waitForEnd(run));
