@@ -10,6 +10,7 @@
 #include "launch/remote_command.h"
 #include "launch/remote_scripts.h"
 #include "launch/remote_telemetry_stream.h"
+#include "launch/slurm_script.h"
 
 namespace moe::ui {
 
@@ -30,6 +31,7 @@ RemoteRun::RemoteRun(RemoteLaunch launch, QObject* parent)
       signal_(new RemoteChannel(launch_.target, this)) {
   record_.target = launch_.target;
   record_.name = launch_.name;
+  record_.nproc = launch_.nproc;
   record_.submitted_at = QDateTime::currentDateTime();
   record_.run_id = remoteRunId(launch_.name, record_.submitted_at);
   record_.state = stateName(State::NotStarted);
@@ -66,22 +68,19 @@ RemoteRun::RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent,
   if (resume) {
     record_.error.clear();
     record_.exit_code = -1;
+    record_.job_id.clear();  // a resume on Slurm is a new job
   } else {
     started_at_ = record_.submitted_at;
   }
 }
 
 bool RemoteRun::canResume() const {
-  return (state_ == State::Cancelled || state_ == State::Failed) &&
-         record_.target.kind == Target::Kind::Ssh && !record_.remote_dir.isEmpty() &&
+  return (state_ == State::Cancelled || state_ == State::Failed) && !record_.remote_dir.isEmpty() &&
          last_status_.has_checkpoint;
 }
 
 Run* RemoteRun::resume(QObject* parent) const {
-  if (!canResume()) return nullptr;
-  auto* next = new RemoteRun(local_dir_, record_, parent, true);
-  next->launch_.nproc = launch_.nproc;
-  return next;
+  return canResume() ? new RemoteRun(local_dir_, record_, parent, true) : nullptr;
 }
 
 RemoteRun::~RemoteRun() {
@@ -141,11 +140,23 @@ void RemoteRun::loadHistory() {
   }));
 }
 
+// A new run or a resume ("new", "resume"): detached over SSH, or a batch job.
 void RemoteRun::startEngine(const QString& mode) {
   const Target& t = record_.target;
+  if (t.kind == Target::Kind::Slurm) {
+    if (mode == QLatin1String("resume")) {
+      launch_.batch_script = slurmBatchScript(t, record_.name, t.train_program, true);
+      (void)QtConcurrent::run(&files_, [dir = local_dir_, script = launch_.batch_script] {
+        writeFile(dir + "/remote/job.sh", script.toUtf8());
+      });
+    }
+    control_->run(remote_scripts::kSubmitBatch, {record_.remote_dir, setupCommands()},
+                  launch_.batch_script.toUtf8());
+    return;
+  }
   const QString program = t.train_program.isEmpty() ? QStringLiteral("moe-train") : t.train_program;
   control_->run(remote_scripts::kStartDetached, {record_.remote_dir, setupCommands(), program,
-                                                 QString::number(launch_.nproc), mode});
+                                                 QString::number(record_.nproc), mode});
 }
 
 // The local directory first: the run exists here (and is listed) whatever happens there.
@@ -185,13 +196,7 @@ void RemoteRun::onPrepared(const RemoteResult& result) {
   record_.remote_dir = dir;
   saveRecord();
   if (cancel_requested_) return endUnstarted();
-  const Target& t = launch_.target;
-  if (t.kind == Target::Kind::Slurm) {
-    control_->run(remote_scripts::kSubmitBatch, {dir, t.setup_commands.join('\n')},
-                  launch_.batch_script.toUtf8());
-  } else {
-    startEngine(QStringLiteral("new"));
-  }
+  startEngine(QStringLiteral("new"));
 }
 
 void RemoteRun::onStarted(const RemoteResult& result) {

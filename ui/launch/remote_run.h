@@ -47,7 +47,8 @@ class RemoteRun : public Run {
   // A new run; start() makes the directories and starts it.
   explicit RemoteRun(RemoteLaunch launch, QObject* parent = nullptr);
   // A run this app started before (its local directory holds remote.json): start() re-attaches,
-  // or, with `resume`, starts `moe-train run --resume` in its remote directory (SSH targets).
+  // or, with `resume`, starts `moe-train run --resume` in its remote directory (detached over
+  // SSH, or a new batch job whose script says --resume).
   RemoteRun(QString local_dir, RemoteRunRecord record, QObject* parent = nullptr,
             bool resume = false);
   ~RemoteRun() override;
@@ -75,7 +76,7 @@ class RemoteRun : public Run {
   QString errorText() const override { return record_.error; }
   QDateTime startedAt() const override { return started_at_; }
   QDateTime endedAt() const override { return ended_at_; }
-  // Cancelled or failed on an SSH target, with a complete checkpoint in the remote directory.
+  // Cancelled or failed, with a complete checkpoint in the remote directory.
   bool canResume() const override;
   Run* resume(QObject* parent) const override;
 

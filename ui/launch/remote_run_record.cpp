@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <algorithm>
+
 namespace moe::ui {
 
 bool RemoteRunRecord::isActive() const {
@@ -18,6 +20,7 @@ QJsonObject RemoteRunRecord::toJson() const {
                      {"name", name},
                      {"remote_dir", remote_dir},
                      {"job_id", job_id},
+                     {"nproc", nproc},
                      {"submitted_at", submitted_at.toString(Qt::ISODate)},
                      {"state", state},
                      {"error", error},
@@ -32,6 +35,7 @@ RemoteRunRecord RemoteRunRecord::fromJson(const QJsonObject& json) {
   r.name = json.value("name").toString();
   r.remote_dir = json.value("remote_dir").toString();
   r.job_id = json.value("job_id").toString();
+  r.nproc = std::max(1, json.value("nproc").toInt(1));
   r.submitted_at = QDateTime::fromString(json.value("submitted_at").toString(), Qt::ISODate);
   r.state = json.value("state").toString();
   r.error = json.value("error").toString();

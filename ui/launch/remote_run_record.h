@@ -24,6 +24,7 @@ struct RemoteRunRecord {
   QString name;        // the config's name
   QString remote_dir;  // absolute, on the target; empty until the directory was made
   QString job_id;      // Slurm's job id; empty for SSH runs
+  int nproc = 1;       // processes per node (SSH: through `moe-train launch`)
   QDateTime submitted_at;
   QString state;  // Run::stateName() of the last state seen
   QString error;  // why it failed

@@ -50,6 +50,7 @@ cat remote/pid
 
 // Slurm's commands may need the target's setup (`module load slurm`) on the login node too.
 const QString kSubmitBatch = QStringLiteral(R"SH(cd -- "$1" || exit 2
+rm -f remote/exit_status
 cat > remote/job.sh || exit 2
 eval "$2" > /dev/null 2>&1
 exec sbatch --parsable remote/job.sh

@@ -27,8 +27,9 @@ extern const QString kPrepare;
 // (through `launch` when $4 > 1); prints the runner's pid.
 extern const QString kStartDetached;
 
-// $1 run directory, $2 setup commands; stdin: a batch script. Stores it as remote/job.sh and
-// submits it from the run directory; prints sbatch --parsable's job id.
+// $1 run directory, $2 setup commands; stdin: a batch script. Stores it as remote/job.sh (an
+// earlier attempt's exit status goes) and submits it from the run directory; prints
+// sbatch --parsable's job id.
 extern const QString kSubmitBatch;
 
 // $1 run directory, $2 Slurm job id or empty, $3 setup commands (run before squeue). Prints, one

@@ -76,7 +76,7 @@ QStringList slurmScriptProblems(const Target& target) {
 }
 
 QString slurmBatchScript(const Target& target, const QString& run_name,
-                         const QString& train_program) {
+                         const QString& train_program, bool resume) {
   if (!slurmScriptProblems(target).isEmpty()) return {};
   const QString program =
       train_program.isEmpty() ? QStringLiteral("moe-train") : remoteShellPath(train_program);
@@ -94,9 +94,12 @@ QString slurmBatchScript(const Target& target, const QString& run_name,
                "command -v %1 > /dev/null || { echo \"moe-train not found at\" %1 "
                "\"on $(hostname)\" > %2; echo 127 > %3; exit 127; }")
                .arg(program, QLatin1String(kStderrLog), QLatin1String(kExitStatusFile))
-        << QStringLiteral(
-               "srun %1 run --config %2 --run-dir \"$SLURM_SUBMIT_DIR\" > /dev/null 2> %3")
-               .arg(program, QLatin1String(kSubmittedConfig), QLatin1String(kStderrLog))
+        << QStringLiteral("srun %1 run %2 > /dev/null 2> %3")
+               .arg(program,
+                    resume ? QStringLiteral("--resume \"$SLURM_SUBMIT_DIR\"")
+                           : QStringLiteral("--config %1 --run-dir \"$SLURM_SUBMIT_DIR\"")
+                                 .arg(QLatin1String(kSubmittedConfig)),
+                    QLatin1String(kStderrLog))
         << QStringLiteral("status=$?")
         << QStringLiteral("echo \"$status\" > %1.tmp && mv %1.tmp %1")
                .arg(QLatin1String(kExitStatusFile))

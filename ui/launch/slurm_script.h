@@ -33,7 +33,9 @@ QStringList slurmScriptProblems(const Target& target);
 // The script (see above): #SBATCH lines from target.slurm, the target's setup commands as
 // written, then one `srun <train_program> run` step (train_program empty: "moe-train"). Empty when
 // slurmScriptProblems(target) is not.
+// With `resume`, the step is `run --resume "$SLURM_SUBMIT_DIR"`: the run continues from its newest
+// checkpoint in the same directory.
 QString slurmBatchScript(const Target& target, const QString& run_name,
-                         const QString& train_program);
+                         const QString& train_program, bool resume = false);
 
 }  // namespace moe::ui

@@ -163,6 +163,22 @@ class TestSlurmRemoteRun : public QObject {
     QCOMPARE(run.exitCode(), moe::ui::kExitInterrupted);
     QVERIFY(run.errorText().isEmpty());
     QVERIFY(moe::ui::hasCheckpoint(run.remoteDir()));
+    // Resume: a new job in the same directory, `run --resume` in its script, stopped again.
+    QVERIFY(run.canResume());
+    std::unique_ptr<moe::ui::Run> next(run.resume(nullptr));
+    QVERIFY(next && next->isResume());
+    auto& resumed = static_cast<RemoteRun&>(*next);
+    QVERIFY(submit(resumed));
+    QVERIFY(resumed.jobId() != run.jobId());
+    const qint64 before = run.step();
+    QVERIFY(waitForStep(resumed, before + 5));
+    QVERIFY(readAll(resumed.remoteDir() + "/remote/job.sh").contains("run --resume"));
+    resumed.cancel();
+    QVERIFY(waitForEnd(resumed));
+    QVERIFY2(resumed.state() == State::Cancelled, qPrintable(resumed.errorText()));
+    QCOMPARE(resumed.remoteDir(), run.remoteDir());
+    const QByteArray remote = readAll(resumed.remoteDir() + "/metrics.jsonl");
+    QVERIFY(readAll(resumed.runDir() + "/metrics.jsonl") == remote);
   }
 
   // A job behind one that holds the whole node waits, and says why; cancelled while it waits, it
