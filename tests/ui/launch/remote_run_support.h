@@ -52,4 +52,22 @@ inline bool waitForStep(moe::ui::Run& run, qint64 step, int timeout_ms = kRunTim
   return run.step() >= step;
 }
 
+// Empty when `run` ends Failed with `text` in its error; else what happened instead.
+inline QString failureProblem(moe::ui::Run& run, const QString& text) {
+  if (!waitForEnd(run)) return QStringLiteral("still running");
+  if (run.state() != moe::ui::Run::State::Failed)
+    return QStringLiteral("ended %1: %2")
+        .arg(moe::ui::Run::stateName(run.state()), run.errorText());
+  if (!run.errorText().contains(text))
+    return QStringLiteral("the error does not say '%1': %2").arg(text, run.errorText());
+  return {};
+}
+
 }  // namespace moe::test
+
+// Waits for `run` (started) to end and checks that it failed with `text` in its error.
+#define MOE_EXPECT_FAILURE(run, text)                                     \
+  do {                                                                    \
+    const QString moe_problem = moe::test::failureProblem((run), (text)); \
+    QVERIFY2(moe_problem.isEmpty(), qPrintable(moe_problem));             \
+  } while (false)

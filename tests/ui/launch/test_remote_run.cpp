@@ -171,10 +171,7 @@ class TestRemoteRun : public QObject {
     {
       RemoteRun run(launch(target, hostile, 10));
       run.start();
-      QVERIFY(waitForEnd(run));
-      QCOMPARE(run.state(), State::Failed);
-      QVERIFY2(run.errorText().contains(QLatin1String("may contain only letters")),
-               qPrintable(run.errorText()));
+      MOE_EXPECT_FAILURE(run, QStringLiteral("may contain only letters"));
       QVERIFY(QFileInfo(run.remoteDir()).dir() == QDir(server.runsRoot()));
       QVERIFY(moe::ui::runIdProblem(QFileInfo(run.remoteDir()).fileName()).isEmpty());
     }
@@ -196,9 +193,7 @@ class TestRemoteRun : public QObject {
     QVERIFY2(server.ok(), qPrintable(server.error()));
     RemoteRun run(launch(server.sshTarget(QStringLiteral("pw")), QStringLiteral("pw"), 10));
     run.start();
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("password")), qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("password"));
     QTRY_COMPARE(RemoteRunRecord::read(run.runDir()).value_or(RemoteRunRecord{}).state,
                  QStringLiteral("failed"));
     const auto record = RemoteRunRecord::read(run.runDir());  // nothing local lost
@@ -214,10 +209,7 @@ class TestRemoteRun : public QObject {
     server.closePort();
     RemoteRun run(launch(target, QStringLiteral("closed"), 10));
     run.start();
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("cannot be reached")),
-             qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("cannot be reached"));
   }
 
   // The runs root on a small file system of its own: full before the config is written, and full
@@ -239,15 +231,11 @@ class TestRemoteRun : public QObject {
     {
       RemoteRun run(launch(target, QStringLiteral("fills"), 100000));
       run.start();
-      QVERIFY(waitForEnd(run));
-      QCOMPARE(run.state(), State::Failed);
-      QVERIFY2(run.errorText().contains(QLatin1String("full")), qPrintable(run.errorText()));
+      MOE_EXPECT_FAILURE(run, QStringLiteral("full"));
     }
     RemoteRun run(launch(target, QStringLiteral("nospace"), 10));
     run.start();
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("full")), qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("full"));
     QVERIFY(RemoteRunRecord::read(run.runDir()).has_value());  // the local record stays
   }
 
@@ -258,11 +246,7 @@ class TestRemoteRun : public QObject {
     target.train_program = QStringLiteral("/nonexistent/moe-train");
     RemoteRun run(launch(target, QStringLiteral("nobin"), 10));
     run.start();
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(
-        run.errorText().contains(QLatin1String("moe-train not found at /nonexistent/moe-train")),
-        qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("moe-train not found at /nonexistent/moe-train"));
   }
 };
 

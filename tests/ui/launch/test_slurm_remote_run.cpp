@@ -243,10 +243,7 @@ class TestSlurmRemoteRun : public QObject {
     target.train_program = QStringLiteral("/nonexistent/moe-train");
     RemoteRun run(launch(target, QStringLiteral("nobin"), 10));
     QVERIFY(submit(run));
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("/nonexistent/moe-train")),
-             qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("/nonexistent/moe-train"));
   }
 
   // Slurm ends the job at --time=1 (a minute, then its KillWait): the run failed, and says why.
@@ -256,9 +253,7 @@ class TestSlurmRemoteRun : public QObject {
     RemoteRun run(launch(target, QStringLiteral("limit"), 100000000));
     QVERIFY(submit(run));
     QVERIFY(waitForStep(run, 1));
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QStringLiteral("time limit")), qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("time limit"));
     QVERIFY2(run.errorText().contains(run.jobId()), qPrintable(run.errorText()));
     const QString job =
         output(QStringLiteral("scontrol"),
@@ -291,10 +286,7 @@ class TestSlurmRemoteRun : public QObject {
     server.closePort();
     RemoteRun run(launch(target, QStringLiteral("unreachable"), 10));
     run.start();
-    QVERIFY(waitForEnd(run));
-    QCOMPARE(run.state(), State::Failed);
-    QVERIFY2(run.errorText().contains(QLatin1String("cannot be reached")),
-             qPrintable(run.errorText()));
+    MOE_EXPECT_FAILURE(run, QStringLiteral("cannot be reached"));
   }
 
   void cleanupTestCase() {
