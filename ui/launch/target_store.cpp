@@ -130,7 +130,8 @@ void TargetStore::save() {
   QJsonArray array;
   for (const Target& target : saved_) array << target.toJson();
   QSettings settings;
-  settings.setValue(kTargetsKey, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
+  settings.setValue(kTargetsKey,
+                    QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
   settings.setValue(kCurrentKey, current_);
 }
 

@@ -35,9 +35,9 @@ class RunsTableModel : public QAbstractTableModel {
   enum Role {
     kSortRole = Qt::UserRole,  // raw value; invalid when unknown
     kSearchTextRole,  // name, id, status, target, host, directory in lower case (any column)
-    kStatusRole,               // the status string (any column)
-    kRunDirRole,               // the run directory (any column)
-    kTargetRole,               // the target's name, "local" for this machine (any column)
+    kStatusRole,      // the status string (any column)
+    kRunDirRole,      // the run directory (any column)
+    kTargetRole,      // the target's name, "local" for this machine (any column)
   };
 
   explicit RunsTableModel(QObject* parent = nullptr);

@@ -158,9 +158,8 @@ void RunsView::connectActions() {
               }
               const bool asked = chosen_.remove(dir);  // by the Add button: answer with a box
               if (!ok && asked)
-                QMessageBox::warning(
-                    this, tr("Add run directory"),
-                    tr("This folder cannot be added as a run.\n\n%1").arg(error));
+                QMessageBox::warning(this, tr("Add run directory"),
+                                     tr("This folder cannot be added as a run.\n\n%1").arg(error));
               emit runDirectoryAdded(dir, ok ? QString() : error);
             });
   }

@@ -89,7 +89,7 @@ class RunsView : public QWidget {
   // RemoteFetch for each and reports back through showFetchProgress/showFetchResult).
   void fetchRequested(const QStringList& run_dirs);
   void refreshed();
-  void rescanFinished(int changed);  // runs added or changed
+  void rescanFinished(int changed);                                  // runs added or changed
   void runDirectoryAdded(const QString& dir, const QString& error);  // error empty: added
 
  private:

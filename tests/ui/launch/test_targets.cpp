@@ -122,7 +122,11 @@ class TestTargets : public QObject {
     const QList<Case> cases{
         {"name", [](Target& t) { t.name.clear(); }},
         {"name", [](Target& t) { t.name = QStringLiteral("local"); }},
-        {"host", [](Target& t) { t.kind = Kind::Ssh; t.ssh.host.clear(); }},
+        {"host",
+         [](Target& t) {
+           t.kind = Kind::Ssh;
+           t.ssh.host.clear();
+         }},
         {"host", [](Target& t) { t.ssh.host = QStringLiteral("gpu box"); }},
         {"host", [](Target& t) { t.ssh.host = QStringLiteral("-oProxyCommand=sh"); }},
         {"host", [](Target& t) { t.ssh.host = QStringLiteral("box\n"); }},

@@ -5,8 +5,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QTabWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 
 #include <memory>
