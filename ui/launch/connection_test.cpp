@@ -53,11 +53,6 @@ QString hostName(const Target& target) {
   return target.ssh.isLocal() ? QStringLiteral("this machine") : target.ssh.host;
 }
 
-QString whereOf(const Target& target) {
-  if (target.ssh.isLocal()) return QStringLiteral("this machine");
-  return QStringLiteral("%1 (port %2)").arg(target.ssh.destination()).arg(target.ssh.port);
-}
-
 QMap<QString, QString> keyValues(const QByteArray& out) {
   QMap<QString, QString> values;
   for (const QString& line : QString::fromUtf8(out).split(QLatin1Char('\n'))) {
@@ -72,7 +67,7 @@ ConnectionReport reportFromProbe(const Target& target, const QByteArray& out) {
   const QMap<QString, QString> values = keyValues(out);
   ConnectionReport report;
   report.reachable = true;
-  report.where = whereOf(target);
+  report.where = target.ssh.where();
   report.runs_root_abs = values.value(QStringLiteral("runs_root"));
   report.runs_root_exists = values.contains(QStringLiteral("runs_root_exists"));
   report.train_program_abs = values.value(QStringLiteral("train"));
@@ -161,7 +156,7 @@ void ConnectionTest::onFinished(const RemoteResult& result) {
   channel_->deleteLater();
   channel_ = nullptr;
   ConnectionReport report;
-  report.where = whereOf(target_);
+  report.where = target_.ssh.where();
   if (timed_out_) {
     report.error = QStringLiteral("%1 did not answer within %2 s")
                        .arg(hostName(target_))

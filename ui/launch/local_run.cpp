@@ -185,11 +185,7 @@ void LocalRun::onTelemetryChanged() {
   if (own_start && run_id_.isEmpty()) {
     const RunInfo info = series->info();  // copies the config: only until run_start is seen
     run_id_ = QString::fromStdString(info.run_id);
-    const auto train = info.config.find("train");
-    if (train != info.config.end() && train->is_object()) {
-      const auto steps = train->find("steps");
-      if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
-    }
+    total_steps_ = configInt(info.config, "train", "steps", total_steps_);
   }
   if (state_ == State::Starting && own_start) setState(State::Running);
 

@@ -45,12 +45,19 @@ QString runIdProblem(const QString& id) {
   return {};
 }
 
+bool hasControlCharacter(const QString& text) {
+  for (const QChar c : text) {
+    if (c.category() == QChar::Other_Control || c == QChar::LineSeparator ||
+        c == QChar::ParagraphSeparator)
+      return true;
+  }
+  return false;
+}
+
 QString remotePathProblem(const QString& path) {
   if (path.isEmpty()) return QStringLiteral("the path is empty");
-  for (const QChar c : path) {
-    if (c.category() == QChar::Other_Control)
-      return QStringLiteral("the path holds a control character (a newline?)");
-  }
+  if (hasControlCharacter(path))
+    return QStringLiteral("the path holds a control character (a newline?)");
   if (!path.startsWith('/') && path != QLatin1String("~") && !path.startsWith(QLatin1String("~/")))
     return QStringLiteral("'%1' is neither absolute nor in the home directory (~/...)").arg(path);
   return {};

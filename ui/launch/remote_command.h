@@ -26,6 +26,10 @@ QString remoteRunId(const QString& name, const QDateTime& when);
 // starting with '-'); else what is wrong with it.
 QString runIdProblem(const QString& id);
 
+// Whether `text` holds a character that breaks a line or a word for a shell, ssh or sbatch: a
+// control character (newline, NUL, ...) or a Unicode line or paragraph separator.
+bool hasControlCharacter(const QString& text);
+
 // Empty when `path` can name a remote file or directory: not empty, no newline, NUL or other
 // control character, absolute or starting with "~/" (the remote home); else what is wrong.
 QString remotePathProblem(const QString& path);

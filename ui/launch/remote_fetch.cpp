@@ -3,7 +3,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLocale>
 #include <QPair>
 #include <QSet>
@@ -16,6 +15,7 @@
 #include "launch/remote_channel.h"
 #include "launch/remote_command.h"
 #include "launch/ssh_command.h"
+#include "launch/worker_task.h"
 
 namespace moe::ui {
 
@@ -36,18 +36,6 @@ const char kCheckScript[] = R"SH(dir=$1
 du -sk -- "$dir" 2>/dev/null | cut -f1
 exit 0
 )SH";
-
-// Runs `work` on a worker thread; `done` gets its result on `context`'s thread, unless `context`
-// is gone by then.
-template <typename T, typename Work, typename Done>
-void onWorker(QObject* context, Work work, Done done) {
-  auto* watcher = new QFutureWatcher<T>(context);
-  QObject::connect(watcher, &QFutureWatcher<T>::finished, context, [watcher, done] {
-    watcher->deleteLater();
-    done(watcher->result());
-  });
-  watcher->setFuture(QtConcurrent::run(std::move(work)));
-}
 
 QString sizeText(qint64 kib) {
   if (kib < 0) return {};
@@ -98,7 +86,7 @@ void RemoteFetch::start(const QString& local_dir) {
   owns_dir_ = true;
   emit progress(tr("Reading %1").arg(QDir(local_dir).filePath(RemoteRunRecord::kFileName)));
   using Read = QPair<std::optional<RemoteRunRecord>, QString>;
-  onWorker<Read>(
+  runOnWorker(
       this,
       [local_dir] {
         QString error;
@@ -157,7 +145,7 @@ void RemoteFetch::startCopy() {
           .arg(local.fileName(), QUuid::createUuid().toString(QUuid::Id128).left(8)));
   const bool over_ssh = !record_.target.ssh.isLocal();
   const QString temp = temp_dir_, remote = record_.remote_dir;
-  onWorker<QString>(
+  runOnWorker(
       this,
       [temp, remote, over_ssh]() -> QString {
         if (!QDir().mkpath(temp))
@@ -207,7 +195,7 @@ void RemoteFetch::moveIntoPlace(const QString& copied) {
   emit progress(tr("Moving the files into %1").arg(local_dir_));
   RemoteRunRecord fetched = record_;
   fetched.fetched = true;
-  onWorker<QString>(
+  runOnWorker(
       this,
       [copied, local = local_dir_, fetched]() -> QString {
         QString error;

@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFutureWatcher>
 #include <QtConcurrent>
 
 #include <utility>
@@ -11,6 +10,7 @@
 #include "launch/remote_scripts.h"
 #include "launch/remote_telemetry_stream.h"
 #include "launch/slurm_script.h"
+#include "launch/worker_task.h"
 
 namespace moe::ui {
 
@@ -120,24 +120,24 @@ void RemoteRun::start() {
 // The history first, from the local copy, parsed on a worker; then follow from its end (after
 // starting the engine again, for a resume).
 void RemoteRun::loadHistory() {
-  auto* watcher = new QFutureWatcher<qint64>(this);
-  connect(watcher, &QFutureWatcher<qint64>::finished, this, [this, watcher] {
-    start_offset_ = watcher->result();
-    watcher->deleteLater();
-    if (resuming_) {
-      own_after_ = series()->version();
-      startEngine(QStringLiteral("resume"));
-    } else {
-      onTelemetryChanged();
-      attach(start_offset_);
-    }
-  });
   const QString mirror = QDir(local_dir_).filePath("metrics.jsonl");
-  watcher->setFuture(QtConcurrent::run([mirror, series = series()] {
-    const qint64 size = RemoteTelemetryStream::readMirror(mirror).size();
-    TelemetryFeed::readFile(mirror, series.get());
-    return size;
-  }));
+  runOnWorker(
+      this,
+      [mirror, series = series()] {
+        const qint64 size = RemoteTelemetryStream::trimMirror(mirror);
+        TelemetryFeed::readFile(mirror, series.get());
+        return size;
+      },
+      [this](qint64 size) {
+        start_offset_ = size;
+        if (resuming_) {
+          own_after_ = series()->version();
+          startEngine(QStringLiteral("resume"));
+        } else {
+          onTelemetryChanged();
+          attach(start_offset_);
+        }
+      });
 }
 
 // A new run or a resume ("new", "resume"): detached over SSH, or a batch job.
@@ -163,17 +163,9 @@ void RemoteRun::startEngine(const QString& mode) {
 void RemoteRun::prepareLocal() {
   const QStringList problems = launch_.target.validate();
   if (!problems.isEmpty()) return fail(tr("Target %1: %2").arg(target(), problems.join("; ")));
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-    const QString error = watcher->result();
-    watcher->deleteLater();
-    if (!error.isEmpty()) return fail(error);
-    if (cancel_requested_) return endUnstarted();
-    control_->run(remote_scripts::kPrepare, {launch_.target.runs_root, record_.run_id},
-                  launch_.config);
-  });
-  watcher->setFuture(QtConcurrent::run(
-      &files_, [dir = local_dir_, launch = launch_, record = record_]() -> QString {
+  runOnWorker(
+      this,
+      [dir = local_dir_, launch = launch_, record = record_]() -> QString {
         if (!QDir().mkpath(dir + "/remote"))
           return QStringLiteral("Cannot make the run's local directory %1").arg(dir);
         writeFile(dir + "/remote/submitted.json", launch.config);
@@ -181,7 +173,14 @@ void RemoteRun::prepareLocal() {
           writeFile(dir + "/remote/job.sh", launch.batch_script.toUtf8());
         QString error;
         return record.write(dir, &error) ? QString() : error;
-      }));
+      },
+      [this](const QString& error) {
+        if (!error.isEmpty()) return fail(error);
+        if (cancel_requested_) return endUnstarted();
+        control_->run(remote_scripts::kPrepare, {launch_.target.runs_root, record_.run_id},
+                      launch_.config);
+      },
+      &files_);
 }
 
 void RemoteRun::onPrepared(const RemoteResult& result) {
@@ -278,14 +277,8 @@ void RemoteRun::addStderrTail(const QStringList& tail) {
 
 void RemoteRun::onTelemetryChanged() {
   const std::shared_ptr<RunSeries> series = this->series();
-  if (total_steps_ == 0 && series->runStartVersion() > own_after_) {
-    const RunInfo info = series->info();
-    const auto train = info.config.find("train");
-    if (train != info.config.end() && train->is_object()) {
-      const auto steps = train->find("steps");
-      if (steps != train->end() && steps->is_number_integer()) total_steps_ = *steps;
-    }
-  }
+  if (total_steps_ == 0 && series->runStartVersion() > own_after_)
+    total_steps_ = configInt(series->info().config, "train", "steps", 0);
   if (state_ == State::Starting && series->runStartVersion() > own_after_) {
     queue_text_.clear();
     setState(State::Running);

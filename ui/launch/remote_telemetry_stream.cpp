@@ -119,16 +119,24 @@ void RemoteTelemetryStream::retryLater(const QString& why) {
   retry_ms_ = std::min(retry_ms_ * 2, kMaxRetryMs);
 }
 
-QByteArray RemoteTelemetryStream::readMirror(const QString& mirror_file) {
+qint64 RemoteTelemetryStream::trimMirror(const QString& mirror_file) {
+  constexpr qint64 kChunk = 64 * 1024;
   QFile file(mirror_file);
-  if (!file.open(QIODevice::ReadWrite)) return {};
-  QByteArray bytes = file.readAll();
-  const qsizetype end = bytes.lastIndexOf('\n') + 1;
-  if (end < bytes.size()) {
-    bytes.truncate(end);
-    file.resize(end);
+  if (!file.open(QIODevice::ReadWrite)) return 0;
+  // Back from the end, a chunk at a time, to the last newline.
+  qint64 end = file.size();
+  while (end > 0) {
+    const qint64 from = std::max<qint64>(0, end - kChunk);
+    file.seek(from);
+    const qsizetype newline = file.read(end - from).lastIndexOf('\n');
+    if (newline >= 0) {
+      end = from + newline + 1;
+      break;
+    }
+    end = from;
   }
-  return bytes;
+  if (end < file.size()) file.resize(end);
+  return end;
 }
 
 }  // namespace moe::ui

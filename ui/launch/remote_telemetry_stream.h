@@ -34,16 +34,17 @@ class RemoteTelemetryStream : public QObject {
   qint64 offset() const { return offset_; }
   bool isFollowing() const { return following_; }
 
-  // Follows from `offset`, which must be the mirror's size (readMirror()).
+  // Follows from `offset`, which must be the mirror's size (trimMirror()).
   void start(qint64 offset);
   // The run has ended: stop following, read the rest, then caughtUp().
   void finish();
   // Stops following (the remote run goes on).
   void stop();
 
-  // A mirror's complete lines, cutting off a last line that a crash left half-written. Reads and
-  // may truncate the file: call it off the GUI thread.
-  static QByteArray readMirror(const QString& mirror_file);
+  // Cuts off a last line that a crash left half-written and returns the size of the complete
+  // lines (0 when there is no mirror). Reads the file's tail and may truncate it: call it off the
+  // GUI thread.
+  static qint64 trimMirror(const QString& mirror_file);
 
  signals:
   void lines(const QByteArray& complete_lines);

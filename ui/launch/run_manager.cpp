@@ -1,10 +1,10 @@
 #include "launch/run_manager.h"
 
 #include <QDir>
-#include <QFutureWatcher>
-#include <QtConcurrent>
 
 #include <utility>
+
+#include "launch/worker_task.h"
 
 namespace moe::ui {
 
@@ -29,25 +29,25 @@ RemoteRun* RunManager::startRemoteRun(RemoteLaunch launch) {
 
 void RunManager::reattachRemoteRuns(const QString& runs_root) {
   using Found = QList<QPair<QString, RemoteRunRecord>>;
-  auto* watcher = new QFutureWatcher<Found>(this);
-  connect(watcher, &QFutureWatcher<Found>::finished, this, [this, watcher] {
-    QList<Run*> attached;
-    for (const auto& [dir, record] : watcher->result()) {
-      if (findByRunDir(dir)) continue;  // this session has it already
-      auto* run = new RemoteRun(dir, record, this);
-      add(run);
-      attached << run;
-    }
-    watcher->deleteLater();
-    emit reattached(attached);
-  });
-  watcher->setFuture(QtConcurrent::run([runs_root] {
-    Found found;
-    for (const QString& dir : activeRemoteRunDirs(runs_root)) {
-      if (auto record = RemoteRunRecord::read(dir)) found.append({dir, *record});
-    }
-    return found;
-  }));
+  runOnWorker(
+      this,
+      [runs_root] {
+        Found found;
+        for (const QString& dir : activeRemoteRunDirs(runs_root)) {
+          if (auto record = RemoteRunRecord::read(dir)) found.append({dir, *record});
+        }
+        return found;
+      },
+      [this](const Found& found) {
+        QList<Run*> attached;
+        for (const auto& [dir, record] : found) {
+          if (findByRunDir(dir)) continue;  // this session has it already
+          auto* run = new RemoteRun(dir, record, this);
+          add(run);
+          attached << run;
+        }
+        emit reattached(attached);
+      });
 }
 
 Run* RunManager::resumeRun(const Run& run) {

@@ -1,5 +1,6 @@
 #include "launch/slurm_script.h"
 
+#include "launch/remote_command.h"
 #include "launch/shell_words.h"
 
 namespace moe::ui {
@@ -11,14 +12,6 @@ constexpr int kMaxJobName = 64;
 bool isJobNameCharacter(QChar c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   return c == '.' || c == '_' || c == '-';
-}
-
-bool hasControlCharacter(const QString& value) {
-  for (const QChar c : value)
-    if (c.category() == QChar::Other_Control || c == QChar::LineSeparator ||
-        c == QChar::ParagraphSeparator)
-      return true;
-  return false;
 }
 
 // "#SBATCH --name=value" lines of the settings that are set.

@@ -50,4 +50,5 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/targets_dialog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/targets_dialog.h
   ${CMAKE_CURRENT_LIST_DIR}/targets_dialog_panels.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/worker_task.h
 )

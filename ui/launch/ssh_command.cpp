@@ -59,8 +59,7 @@ QStringList sshArguments(const SshEndpoint& endpoint, const QString& remote_line
 
 QString sshFailureMessage(const SshEndpoint& endpoint, int exit_code, const QString& ssh_stderr) {
   if (exit_code != 255) return {};
-  const QString where =
-      QStringLiteral("%1 (port %2)").arg(endpoint.destination()).arg(endpoint.port);
+  const QString where = endpoint.where();
   const QString err = ssh_stderr.trimmed();
   if (err.contains(QLatin1String("Permission denied"))) {
     if (err.contains(QLatin1String("publickey")))

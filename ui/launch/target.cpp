@@ -11,18 +11,11 @@ namespace moe::ui {
 
 namespace {
 
-bool hasControlCharacter(const QString& text) {
-  for (const QChar c : text) {
-    if (c.category() == QChar::Other_Control) return true;
-  }
-  return false;
-}
-
 bool hasSpaceOrControl(const QString& text) {
   for (const QChar c : text) {
-    if (c.isSpace() || c.category() == QChar::Other_Control) return true;
+    if (c.isSpace()) return true;
   }
-  return false;
+  return hasControlCharacter(text);
 }
 
 // A host or user name goes to ssh as one word: no spaces, nothing ssh could read as an option.
@@ -109,6 +102,11 @@ QStringList toStringList(const QJsonValue& value) {
 
 QString SshEndpoint::destination() const {
   return user.isEmpty() ? host : user + u'@' + host;
+}
+
+QString SshEndpoint::where() const {
+  if (isLocal()) return QStringLiteral("this machine");
+  return QStringLiteral("%1 (port %2)").arg(destination()).arg(port);
 }
 
 Target Target::local() {

@@ -23,6 +23,8 @@ struct SshEndpoint {
   bool isLocal() const { return host.isEmpty(); }
   // user@host, or host.
   QString destination() const;
+  // For messages: "user@host (port N)", or "this machine".
+  QString where() const;
 };
 
 // The batch settings of a Slurm cluster; an empty string or 0 leaves a setting to the cluster.

@@ -26,6 +26,8 @@ void putByStep(std::vector<Event>& list, Event&& e) {
   }
 }
 
+}  // namespace
+
 int64_t configInt(const nlohmann::json& config, const char* section, const char* key,
                   int64_t fallback) {
   auto s = config.find(section);
@@ -33,8 +35,6 @@ int64_t configInt(const nlohmann::json& config, const char* section, const char*
   auto k = s->find(key);
   return k != s->end() && k->is_number_integer() ? k->get<int64_t>() : fallback;
 }
-
-}  // namespace
 
 size_t expectedRows(const nlohmann::json& config) {
   const int64_t steps = configInt(config, "train", "steps", 0);

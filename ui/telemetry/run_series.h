@@ -138,4 +138,9 @@ class RunSeries {
 // at most RunSeries::kMaxReservedRows; 0 when the config does not say.
 size_t expectedRows(const nlohmann::json& config);
 
+// config[section][key] when it is an integer, else `fallback` (e.g. train.steps of run_start's
+// resolved config).
+int64_t configInt(const nlohmann::json& config, const char* section, const char* key,
+                  int64_t fallback);
+
 }  // namespace moe::ui
