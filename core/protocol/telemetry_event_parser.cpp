@@ -32,6 +32,35 @@ bool deeper_than(const json& root, size_t limit) {
   return false;
 }
 
+// A capture's path is opened relative to the run directory: it must stay inside it.
+bool inside_run_directory(const std::string& path) {
+  if (path.empty() || path.front() == '/' || path.find('\\') != std::string::npos) return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (path.compare(start, end - start, "..") == 0 && end - start == 2) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+CaptureEvent parse_capture(EventFields& f) {
+  CaptureEvent e;
+  e.step = f.integer("step");
+  e.layer = f.integer("layer");
+  e.path = f.string("path");
+  e.bytes = f.integer("bytes");
+  e.tokens = f.integer("tokens");
+  if (!f.ok()) return e;
+  if (e.step < 0 || e.layer < 0 || e.bytes < 0 || e.tokens < 0) {
+    f.fail("step, layer, bytes and tokens must be >= 0");
+  } else if (!inside_run_directory(e.path)) {
+    f.fail("\"path\": expected a path inside the run directory, got " + detail::quote(e.path));
+  }
+  return e;
+}
+
 std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, EventFields& f) {
   if (type == RunStartEvent::kType) {
     RunStartEvent e;
@@ -135,6 +164,7 @@ std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Eve
     e.error = f.optional_string("error");
     return e;
   }
+  if (type == CaptureEvent::kType) return parse_capture(f);
   return detail::parse_parallel_event(type, f);  // nullopt: an unknown type
 }
 

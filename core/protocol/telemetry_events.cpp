@@ -125,6 +125,16 @@ nlohmann::json to_json(const AdaptiveREvent& e) {
   return j;
 }
 
+nlohmann::json to_json(const CaptureEvent& e) {
+  nlohmann::json j = header(e);
+  j["step"] = e.step;
+  j["layer"] = e.layer;
+  j["path"] = e.path;
+  j["bytes"] = e.bytes;
+  j["tokens"] = e.tokens;
+  return j;
+}
+
 nlohmann::json to_json(const TelemetryEvent& e) {
   return std::visit([](const auto& event) { return to_json(event); }, e);
 }

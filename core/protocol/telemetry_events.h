@@ -130,9 +130,20 @@ struct AdaptiveREvent {
   std::string reason;
 };
 
+// telemetry.capture_every: one MoE layer's input and weights at `step`, complete on disk.
+// `path` is relative to the run directory: captures/step-<step>/layer-<layer>.safetensors.
+struct CaptureEvent {
+  static constexpr std::string_view kType = "capture";
+  double t = 0;
+  int64_t step = 0, layer = 0;
+  std::string path;
+  int64_t bytes = 0;   // the file's size
+  int64_t tokens = 0;  // rows of its `input`
+};
+
 using TelemetryEvent =
     std::variant<RunStartEvent, StepEvent, ExpertLoadEvent, PhasesEvent, EvalEvent, CheckpointEvent,
-                 LogEvent, RunEndEvent, RanksEvent, AdaptiveREvent>;
+                 LogEvent, RunEndEvent, RanksEvent, AdaptiveREvent, CaptureEvent>;
 
 // The event as a JSON object with "v", "type", "t" and its fields.
 nlohmann::json to_json(const RunStartEvent& e);
@@ -145,6 +156,7 @@ nlohmann::json to_json(const LogEvent& e);
 nlohmann::json to_json(const RunEndEvent& e);
 nlohmann::json to_json(const RanksEvent& e);
 nlohmann::json to_json(const AdaptiveREvent& e);
+nlohmann::json to_json(const CaptureEvent& e);
 nlohmann::json to_json(const TelemetryEvent& e);
 
 // "step", "run_end", ...

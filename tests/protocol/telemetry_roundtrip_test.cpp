@@ -115,7 +115,15 @@ std::vector<TelemetryEvent> all_events() {
   adaptive.tried = {{0, 12.5}, {1, 9.125}, {12, 10.0}};
   adaptive.reason = "r=1 fastest of 3";
 
-  return {start, step, load, phases, eval, eval_lm, ckpt, log, end, done, ranks, adaptive};
+  CaptureEvent capture;
+  capture.t = 2.1;
+  capture.step = 10;
+  capture.layer = 1;
+  capture.path = "captures/step-10/layer-1.safetensors";
+  capture.bytes = 1 << 22;
+  capture.tokens = 4096;
+
+  return {start, step, load, phases, eval, eval_lm, ckpt, log, end, done, ranks, adaptive, capture};
 }
 
 TEST(TelemetryRoundTrip, EveryEventThroughStreamAndFile) {
@@ -163,6 +171,10 @@ TEST(TelemetryRoundTrip, EveryEventThroughStreamAndFile) {
   EXPECT_EQ(adaptive.r, 1);
   EXPECT_EQ(adaptive.tried.at(12), 10.0);
   EXPECT_EQ(adaptive.reason, "r=1 fastest of 3");
+  const auto& capture = std::get<CaptureEvent>(back[12]);
+  EXPECT_EQ(capture.path, "captures/step-10/layer-1.safetensors");
+  EXPECT_EQ(capture.bytes, 1 << 22);
+  EXPECT_EQ(capture.tokens, 4096);
 }
 
 TEST(TelemetryWriterFormat, ParallelEventsKeys) {
