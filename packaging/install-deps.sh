@@ -13,6 +13,8 @@ packages=(
   libgloo-dev
   libopenblas0-pthread
   nlohmann-json3-dev
+  # TensorBoard event files (telemetry.tensorboard) and the PDF report check.
+  libprotobuf-dev protobuf-compiler poppler-utils
   libcli11-dev
   zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -97,6 +97,9 @@ void visit_config(Config& c, Visitor& v) {
     v.field("expert_load", t.expert_load);
     v.field("phases", t.phases);
     v.field("trace", t.trace);
+    v.field("capture_every", t.capture_every);
+    v.field("capture_max_mb", t.capture_max_mb);
+    v.field("tensorboard", t.tensorboard);
   });
 }
 

@@ -274,6 +274,8 @@ std::vector<ConfigProblem> validate(const RunConfig& config, const ValidateOptio
   check_train(config, k);
   check_data(config, options, k);
   k.at_least("/telemetry/every", config.telemetry.every, 1);
+  k.at_least("/telemetry/capture_every", config.telemetry.capture_every, 0);
+  k.at_least("/telemetry/capture_max_mb", config.telemetry.capture_max_mb, 1);
   for (ConfigProblem& p : config_layout_problems(config)) problems.push_back(std::move(p));
   sort_by_key_order(problems);
   return problems;

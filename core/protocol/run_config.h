@@ -75,6 +75,11 @@ struct DataConfig {
 struct TelemetryConfig {
   int64_t every = 1;
   bool expert_load = true, phases = true, trace = false;
+  // Steps between captures of every MoE layer's input and weights (0: never); see capture_max_mb.
+  int64_t capture_every = 0;
+  // A run stops capturing once its captures/ folder would pass this many MiB.
+  int64_t capture_max_mb = 256;
+  bool tensorboard = false;  // also write TensorBoard event files under tensorboard/
 };
 
 struct RunConfig {

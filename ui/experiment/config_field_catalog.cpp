@@ -191,6 +191,13 @@ const std::unordered_map<std::string, Description>& descriptions() {
       {"/telemetry/expert_load", {"Expert load", "Emit per-layer routing metrics."}},
       {"/telemetry/phases", {"Phase times", "Emit gate/dispatch/experts/... timings."}},
       {"/telemetry/trace", {"Chrome trace", "Write trace.json (Chrome trace event format)."}},
+      {"/telemetry/capture_every",
+       {"Capture every", "Steps between captures of each MoE layer's input and weights (0: off).",
+        0}},
+      {"/telemetry/capture_max_mb",
+       {"Capture limit", "Stop capturing once captures/ would pass this many MiB.", 1}},
+      {"/telemetry/tensorboard",
+       {"TensorBoard", "Also write TensorBoard event files under tensorboard/."}},
   };
   return table;
 }
