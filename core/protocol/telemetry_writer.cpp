@@ -34,6 +34,12 @@ void TelemetryWriter::write(const nlohmann::json& event) {
     out_->flush();
   }
   if (file_.is_open()) file_.append(line);
+  if (listener_) listener_(event);
+}
+
+void TelemetryWriter::set_listener(std::function<void(const nlohmann::json&)> listener) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  listener_ = std::move(listener);
 }
 
 double TelemetryWriter::seconds_since_start() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -47,6 +48,11 @@ class TelemetryWriter {
 
   double seconds_since_start() const;
 
+  // Called with each event written, in order, under the writer's lock (so it must not write
+  // telemetry itself, nor throw): the engine derives TensorBoard scalars and trace counters from
+  // the very lines of metrics.jsonl. An empty function removes it.
+  void set_listener(std::function<void(const nlohmann::json&)> listener);
+
   // False once the file lost a line (disk full, removed...): from then on lines go to `out` only.
   // Writing never throws into training; the engine checks file_error() and ends the run.
   bool file_ok() const;
@@ -62,6 +68,7 @@ class TelemetryWriter {
   std::ostream* out_;
   AppendFile file_;
   Clock::time_point start_;
+  std::function<void(const nlohmann::json&)> listener_;
   mutable std::mutex mutex_;
 };
 
