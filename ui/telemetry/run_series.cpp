@@ -74,6 +74,7 @@ void RunSeries::clear() {
   checkpoints_.clear();
   ranks_.clear();
   adaptive_r_.clear();
+  captures_.clear();
   logs_.clear();
   run_end_.reset();
   run_start_version_ = run_end_version_ = 0;
@@ -190,6 +191,19 @@ void RunSeries::take(protocol::RanksEvent& e, uint64_t version) {
 
 void RunSeries::take(protocol::AdaptiveREvent& e, uint64_t) {
   putByStep(adaptive_r_, std::move(e));
+}
+
+// One file per (step, layer); a resumed run that captures a step again replaces it.
+void RunSeries::take(protocol::CaptureEvent& e, uint64_t) {
+  auto before = [](const protocol::CaptureEvent& a, const protocol::CaptureEvent& b) {
+    return std::pair(a.step, a.layer) < std::pair(b.step, b.layer);
+  };
+  auto it = std::lower_bound(captures_.begin(), captures_.end(), e, before);
+  if (it != captures_.end() && it->step == e.step && it->layer == e.layer) {
+    *it = std::move(e);
+  } else {
+    captures_.insert(it, std::move(e));
+  }
 }
 
 void RunSeries::take(protocol::RunEndEvent& e, uint64_t version) {

@@ -78,6 +78,7 @@ class RunSeries {
   RankColumns ranks(const StepRange& range = StepRange::all()) const;
   RankMatrix rankMatrix(const StepRange& range, size_t max_bins) const;
   std::vector<protocol::AdaptiveREvent> adaptiveR() const;  // by step
+  std::vector<protocol::CaptureEvent> captures() const;     // by step, then layer
   std::vector<protocol::EvalEvent> evals() const;
   std::vector<protocol::CheckpointEvent> checkpoints() const;
   std::optional<protocol::RunEndEvent> runEnd() const;
@@ -107,6 +108,7 @@ class RunSeries {
   void take(protocol::RunEndEvent& e, uint64_t version);
   void take(protocol::RanksEvent& e, uint64_t version);
   void take(protocol::AdaptiveREvent& e, uint64_t version);
+  void take(protocol::CaptureEvent& e, uint64_t version);
 
   void fillSmallRecords(RunSnapshot* out) const;
   RunSeriesStats statsLocked() const;
@@ -127,6 +129,7 @@ class RunSeries {
   std::vector<protocol::CheckpointEvent> checkpoints_;
   detail::RankStore ranks_;
   std::vector<protocol::AdaptiveREvent> adaptive_r_;
+  std::vector<protocol::CaptureEvent> captures_;
   std::deque<std::pair<uint64_t, protocol::LogEvent>> logs_;  // with the version that added it
   std::optional<protocol::RunEndEvent> run_end_;
   uint64_t run_start_version_ = 0, run_end_version_ = 0;

@@ -69,6 +69,7 @@ RunSnapshot RunSeries::changesSince(uint64_t version) const {
 void RunSeries::fillSmallRecords(RunSnapshot* out) const {
   out->info = info_;
   out->adaptive_r = adaptive_r_;
+  out->captures = captures_;
   out->evals = evals_;
   out->checkpoints = checkpoints_;
   out->run_end = run_end_;
@@ -167,6 +168,11 @@ std::vector<protocol::AdaptiveREvent> RunSeries::adaptiveR() const {
   return adaptive_r_;
 }
 
+std::vector<protocol::CaptureEvent> RunSeries::captures() const {
+  std::lock_guard lock(mutex_);
+  return captures_;
+}
+
 std::vector<protocol::EvalEvent> RunSeries::evals() const {
   std::lock_guard lock(mutex_);
   return evals_;
@@ -222,7 +228,8 @@ RunSeriesStats RunSeries::statsLocked() const {
   for (const auto& [v, line] : logs_) s.bytes += sizeof(line) + 16 + line.msg.capacity();
   s.bytes += evals_.capacity() * sizeof(protocol::EvalEvent) +
              checkpoints_.capacity() * sizeof(protocol::CheckpointEvent) +
-             adaptive_r_.capacity() * sizeof(protocol::AdaptiveREvent);
+             adaptive_r_.capacity() * sizeof(protocol::AdaptiveREvent) +
+             captures_.capacity() * sizeof(protocol::CaptureEvent);
   return s;
 }
 

@@ -167,7 +167,8 @@ struct RunSeriesStats {
 // A consistent copy, taken under one lock. From RunSeries::snapshot: every series within a step
 // range. From RunSeries::changesSince: only what changed after a version; each series' rows then
 // replace the reader's rows from its replace_from on, and layers lists only the layers that
-// changed. The small records (info, adaptive_r, evals, checkpoints, run_end) are always complete.
+// changed. The small records (info, adaptive_r, captures, evals, checkpoints, run_end) are always
+// complete.
 struct RunSnapshot {
   uint64_t version = 0;
   bool reset = false;  // the reader must drop everything it holds first (first read, clear())
@@ -177,6 +178,7 @@ struct RunSnapshot {
   PhaseColumns phases;
   RankColumns ranks;
   std::vector<protocol::AdaptiveREvent> adaptive_r;    // by step
+  std::vector<protocol::CaptureEvent> captures;        // by step, then layer
   std::vector<protocol::EvalEvent> evals;              // by step
   std::vector<protocol::CheckpointEvent> checkpoints;  // by step
   std::vector<protocol::LogEvent> logs;                // delta: the new ones; snapshot: all kept
