@@ -13,6 +13,7 @@
 #include "moe_kernels/backend.h"
 #include "runtime/device.h"
 #include "runtime/error_text.h"
+#include "telemetry/run_trace.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
 #include "train/engine_support.h"
@@ -96,6 +97,10 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   amp_ = config_.train.amp && config_.train.dtype == "float32";
   if (config_.train.dtype == "float16") scaler_.emplace();
   if (config_.telemetry.trace) trace_ = std::make_unique<TraceRecorder>();
+  const bool tensorboard = config_.telemetry.tensorboard && group_.rank() == 0;
+  outputs_ =
+      std::make_unique<TelemetryOutputs>(telemetry_, tensorboard ? dir_.path + "/tensorboard" : "",
+                                         hosts_[group_.rank()], trace_.get());
 }
 
 void Trainer::emit_run_start() {
@@ -296,11 +301,15 @@ void Trainer::finish(const std::string& status, int64_t steps, const std::string
   log_.end_progress();
   if (trace_) {
     try {
-      trace_->write(dir_.trace());
+      const bool agree = status != "failed";  // every rank ends here at the same step
+      for (const auto& w :
+           write_run_trace(*trace_, dir_.path, group_, hosts_[group_.rank()], agree))
+        log_.warn(w);
     } catch (const std::exception& e) {
       log_.warn(std::string("trace not written: ") + e.what());
     }
   }
+  if (!outputs_->error().empty()) log_.warn(outputs_->error());
   protocol::RunEndEvent e;
   e.status = status;
   e.steps = steps;

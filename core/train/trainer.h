@@ -15,6 +15,7 @@
 #include "protocol/run_config.h"
 #include "protocol/telemetry_writer.h"
 #include "telemetry/phase_timer.h"
+#include "telemetry/telemetry_outputs.h"
 #include "telemetry/trace_recorder.h"
 #include "train/adaptive_r.h"
 #include "train/gradient_sync.h"
@@ -89,6 +90,7 @@ class Trainer {
   std::unique_ptr<data::BatchSource> data_;  // batches arrive on device_
   at::Device device_ = at::kCPU;             // where the model computes (runtime/device.h)
   std::unique_ptr<TraceRecorder> trace_;
+  std::unique_ptr<TelemetryOutputs> outputs_;  // TensorBoard files, trace counters
   bool amp_ = false;
   std::optional<LossScaler> scaler_;  // train.dtype "float16" only
 

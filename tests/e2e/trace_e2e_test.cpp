@@ -1,0 +1,99 @@
+// telemetry.trace: trace.json in the Chrome trace format that Perfetto opens, one process per
+// rank ("rank <i> (<host>)"), with each rank's spans and counters (tokens/s, dropped share).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "distributed_fixtures.h"
+
+namespace moe::test {
+namespace {
+
+struct TraceSummary {
+  std::map<int, std::string> process_names;              // pid -> name
+  std::map<int, std::set<std::string>> spans, counters;  // pid -> names
+  std::map<int, std::set<std::string>> counter_series;   // pid -> "<name> <series>"
+};
+
+TraceSummary summarize(const nlohmann::json& trace) {
+  TraceSummary s;
+  for (const auto& e : trace.at("traceEvents")) {
+    const std::string ph = e.at("ph");
+    const int pid = e.at("pid");
+    if (ph == "M" && e.at("name") == "process_name") {
+      s.process_names[pid] = e.at("args").at("name");
+    } else if (ph == "X") {
+      EXPECT_GE(e.at("ts").get<int64_t>(), 0);
+      EXPECT_GE(e.at("dur").get<int64_t>(), 0);
+      s.spans[pid].insert(e.at("name").get<std::string>());
+    } else if (ph == "C") {
+      EXPECT_GE(e.at("ts").get<int64_t>(), 0);
+      s.counters[pid].insert(e.at("name").get<std::string>());
+      for (const auto& [series, value] : e.at("args").items()) {
+        EXPECT_TRUE(value.is_number()) << e.dump();
+        s.counter_series[pid].insert(e.at("name").get<std::string>() + " " + series);
+      }
+    }
+  }
+  return s;
+}
+
+nlohmann::json traced_config() {
+  nlohmann::json c = tiny_config("lm");  // two MoE layers
+  c["moe"]["capacity_factor"] = 1.0;
+  c["train"]["steps"] = 3;
+  c["telemetry"]["trace"] = true;
+  return c;
+}
+
+nlohmann::json read_trace(const std::string& run_dir) {
+  const std::string text = read_file(run_dir + "/trace.json");
+  EXPECT_FALSE(text.empty()) << "no trace.json in " << run_dir;
+  return nlohmann::json::parse(text);  // throws, failing the test, when it does not parse
+}
+
+TEST(TraceRun, OneProcessIsRankZeroWithCounters) {
+  TempDir dir;
+  const RankRun run = run_on_ranks(dir, traced_config(), 1, "one");
+  const nlohmann::json trace = read_trace(run.dir);
+  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
+  TraceSummary s = summarize(trace);
+  ASSERT_EQ(s.process_names.size(), 1u);
+  EXPECT_EQ(s.process_names.at(0).rfind("rank 0 (", 0), 0u) << s.process_names.at(0);
+  EXPECT_TRUE(s.spans[0].count("step"));
+  const std::set<std::string> series{"throughput tokens_per_s", "dropped_share all",
+                                     "dropped_share layer0", "dropped_share layer1"};
+  EXPECT_EQ(s.counter_series[0], series);
+}
+
+TEST(TraceRun, TwoRanksAreTwoProcessesInOneTrace) {
+  TempDir dir;
+  const RankRun run = run_on_ranks(dir, traced_config(), 2, "two");
+  const nlohmann::json trace = read_trace(run.dir);
+  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
+  TraceSummary s = summarize(trace);
+  ASSERT_EQ(s.process_names.size(), 2u) << trace.dump().substr(0, 2000);
+  for (int rank : {0, 1}) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    EXPECT_EQ(s.process_names.at(rank).rfind("rank " + std::to_string(rank) + " (", 0), 0u)
+        << s.process_names.at(rank);
+    for (const char* span : {"step", "forward", "backward", "a2a", "optimizer"}) {
+      EXPECT_TRUE(s.spans[rank].count(span)) << span;
+    }
+    EXPECT_EQ(s.counters[rank], (std::set<std::string>{"throughput", "dropped_share"}));
+    EXPECT_TRUE(s.counter_series[rank].count("dropped_share layer1"));
+  }
+  // Every step has its counter on each rank.
+  int throughput_samples = 0;
+  for (const auto& e : trace.at("traceEvents")) {
+    if (e.at("ph") == "C" && e.at("name") == "throughput") ++throughput_samples;
+  }
+  EXPECT_EQ(throughput_samples, 2 * 3);
+  // The ranks' own files were merged and removed.
+  EXPECT_FALSE(std::filesystem::exists(run.dir + "/trace.rank1.json"));
+}
+
+}  // namespace
+}  // namespace moe::test
