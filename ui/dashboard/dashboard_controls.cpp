@@ -4,9 +4,11 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
+#include <QToolButton>
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +33,12 @@ DashboardControls::DashboardControls(QWidget* parent) : QWidget(parent) {
   smoothing_value_->setMinimumWidth(smoothing_value_->fontMetrics().horizontalAdvance("0.999 "));
   auto* reset = new QPushButton(tr("Reset zoom"), this);
   reset->setToolTip(tr("Fit every plot to its data again (or double-click a plot)"));
+  what_if_ = new QToolButton(this);
+  what_if_->setText(tr("What-if…"));
+  what_if_->setToolTip(tr("Route a captured step's tokens again under other settings"));
+  what_if_->setPopupMode(QToolButton::InstantPopup);
+  what_if_->setMenu(new QMenu(what_if_));
+  what_if_->hide();
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -44,6 +52,8 @@ DashboardControls::DashboardControls(QWidget* parent) : QWidget(parent) {
   layout->addWidget(smoothing_value_);
   layout->addSpacing(14);
   layout->addWidget(reset);
+  layout->addSpacing(14);
+  layout->addWidget(what_if_);
   layout->addStretch(1);
 
   QSettings settings;
@@ -87,6 +97,31 @@ void DashboardControls::setLogY(bool on) {
 }
 void DashboardControls::setSmoothing(double weight) {
   smoothing_->setValue(std::clamp(static_cast<int>(std::lround(weight * 1000)), 0, kSliderSteps));
+}
+
+void DashboardControls::setCaptures(const std::vector<protocol::CaptureEvent>& captures) {
+  auto same = [](const protocol::CaptureEvent& a, const protocol::CaptureEvent& b) {
+    return a.step == b.step && a.layer == b.layer;
+  };
+  if (std::equal(captures.begin(), captures.end(), captures_.begin(), captures_.end(), same))
+    return;
+  captures_ = captures;
+  QMenu* menu = what_if_->menu();
+  menu->clear();
+  for (size_t i = 0; i < captures_.size();) {
+    const int64_t step = captures_[i].step;
+    size_t end = i;
+    while (end < captures_.size() && captures_[end].step == step) ++end;
+    QMenu* into = menu;
+    if (end - i > 1) into = menu->addMenu(tr("Step %1").arg(step));
+    for (; i < end; ++i) {
+      const int64_t layer = captures_[i].layer;
+      const QString text =
+          into == menu ? tr("Step %1 · layer %2").arg(step).arg(layer) : tr("Layer %1").arg(layer);
+      into->addAction(text, this, [this, step, layer] { emit whatIfRequested(step, layer); });
+    }
+  }
+  what_if_->setVisible(!captures_.empty());
 }
 
 void DashboardControls::save() const {

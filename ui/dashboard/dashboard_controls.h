@@ -2,7 +2,13 @@
 // The row of view controls above a dashboard's plots: x-axis by step or wall time, log-scale y,
 // the loss smoothing weight (0–0.999, debiased EMA) and a reset of the synced zoom. The choices
 // persist (QSettings "dashboard/…") so every new dashboard opens the way the last was left.
+// Once the run has captured steps (telemetry.capture_every), a What-if menu lists them, a
+// submenu per step with several layers.
 #include <QWidget>
+
+#include <vector>
+
+#include "telemetry/telemetry_protocol.h"
 
 #include "widgets/time_series_plot.h"
 
@@ -10,6 +16,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
+class QToolButton;
 
 namespace moe::ui {
 
@@ -26,12 +33,16 @@ class DashboardControls : public QWidget {
   void setXMode(TimeSeriesPlot::XMode mode);
   void setLogY(bool on);
   void setSmoothing(double weight);
+  // The run's captures, by step then layer; the What-if button shows once there is one.
+  void setCaptures(const std::vector<protocol::CaptureEvent>& captures);
+  QToolButton* whatIfButton() const { return what_if_; }
 
  signals:
   void xModeChanged(moe::ui::TimeSeriesPlot::XMode mode);
   void logYChanged(bool on);
   void smoothingChanged(double weight);
   void resetViewRequested();
+  void whatIfRequested(qint64 step, qint64 layer);
 
  private:
   void save() const;
@@ -40,6 +51,8 @@ class DashboardControls : public QWidget {
   QCheckBox* log_y_;
   QSlider* smoothing_;
   QLabel* smoothing_value_;
+  QToolButton* what_if_;
+  std::vector<protocol::CaptureEvent> captures_;
 };
 
 }  // namespace moe::ui

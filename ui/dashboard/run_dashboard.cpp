@@ -1,9 +1,11 @@
 #include "dashboard/run_dashboard.h"
 
+#include <QCursor>
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSplitter>
@@ -13,6 +15,7 @@
 #include <cmath>
 
 #include "dashboard/adaptive_r_markers.h"
+#include "dashboard/capture_markers.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
@@ -131,6 +134,10 @@ void RunDashboard::connectControls() {
   });
   connect(controls_, &DashboardControls::smoothingChanged, training_, &TrainingPage::setSmoothing);
   connect(controls_, &DashboardControls::resetViewRequested, sync_, &PlotSync::resetViews);
+  connect(controls_, &DashboardControls::whatIfRequested, this,
+          [this](qint64 step, qint64 layer) { requestWhatIf(step, layer); });
+  connect(training_->captureMarkers(), &CaptureMarkers::clicked, this,
+          [this](qint64 step) { requestWhatIf(step, std::nullopt); });
   connect(pages_, &QTabWidget::currentChanged, this, [this] { refreshSlowViews(true); });
   connect(banner_, &QLabel::linkActivated, this, [this](const QString& link) {
     pages_->setCurrentWidget(link == "#ranks" ? static_cast<QWidget*>(ranks_) : imbalance_);
@@ -192,6 +199,7 @@ void RunDashboard::applyToPages(const RunSnapshot& delta) {
   imbalance_->apply(delta);
   ranks_->apply(delta);
   logAdaptiveR(delta.adaptive_r);
+  controls_->setCaptures(delta.captures);
   if (!run_ && log_from_events_)
     for (const auto& e : delta.logs) log_->appendPlainText(QString::fromStdString(e.msg));
 }
@@ -261,6 +269,26 @@ void RunDashboard::updateWarnings() {
 void RunDashboard::logAdaptiveR(const std::vector<protocol::AdaptiveREvent>& decisions) {
   for (const protocol::AdaptiveREvent& e : decisions) {
     if (logged_adaptive_r_.insert({e.step, e.r}).second) log_->appendPlainText(adaptiveRLogLine(e));
+  }
+}
+
+void RunDashboard::requestWhatIf(qint64 step, std::optional<qint64> layer) {
+  std::vector<protocol::CaptureEvent> at_step;
+  for (protocol::CaptureEvent& e : series_->captures())
+    if (e.step == step && (!layer || e.layer == *layer)) at_step.push_back(std::move(e));
+  auto ask = [this](const protocol::CaptureEvent& e) {
+    emit whatIfRequested(runDir(), e.step, e.layer,
+                         runDir() + "/" + QString::fromStdString(e.path));
+  };
+  if (at_step.size() == 1) {
+    ask(at_step.front());
+  } else if (at_step.size() > 1) {
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addSection(tr("What-if: step %1").arg(step));
+    for (const protocol::CaptureEvent& e : at_step)
+      menu->addAction(tr("Layer %1").arg(e.layer), this, [ask, e] { ask(e); });
+    menu->popup(QCursor::pos());
   }
 }
 

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -81,6 +82,9 @@ class RunDashboard : public QWidget {
   void replayFinished();
   // The user asked to continue this run from its newest checkpoint.
   void resumeRequested(const QString& run_dir);
+  // The user asked for the What-if view of a captured layer (a capture marker or the What-if
+  // menu); `tensors` is the capture's file.
+  void whatIfRequested(const QString& run_dir, qint64 step, qint64 layer, const QString& tensors);
 
  private:
   void buildLayout();
@@ -95,6 +99,8 @@ class RunDashboard : public QWidget {
   // adaptive_r decisions not logged yet, as log lines.
   void logAdaptiveR(const std::vector<protocol::AdaptiveREvent>& decisions);
   void loadLogFile();
+  // A captured step asked for: its one layer, or a menu of its layers at the pointer.
+  void requestWhatIf(qint64 step, std::optional<qint64> layer);
   void followFile();
 
   std::shared_ptr<RunSeries> series_;

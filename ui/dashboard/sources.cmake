@@ -3,6 +3,8 @@
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.h
+  ${CMAKE_CURRENT_LIST_DIR}/capture_markers.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/capture_markers.h
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.cpp
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_bars.h
   ${CMAKE_CURRENT_LIST_DIR}/expert_load_heatmap.cpp

@@ -110,6 +110,10 @@ void MainWindow::buildMenus() {
       file->addAction(tr("Open &Run Directory…"), this, &MainWindow::chooseRunDirectory);
   open_run->setStatusTip(tr("Show a finished run, or one copied from another machine"));
   open_run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  QAction* open_tensors =
+      file->addAction(tr("Open Routing &Tensors…"), this, &MainWindow::chooseRoutingTensors);
+  open_tensors->setStatusTip(
+      tr("Route a safetensors file's MoE layer again under other settings (What-if)"));
   file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
     const int index = tabs_->currentIndex();
     if (tabs_->widget(index) != editor_ && tabs_->widget(index) != runs_view_)

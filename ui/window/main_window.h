@@ -24,6 +24,7 @@ class RunStore;
 class RunsView;
 struct Target;
 class TargetStore;
+class WhatIfView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -51,6 +52,13 @@ class MainWindow : public QMainWindow {
   Run* resumeRun(const QString& run_dir);
   // Opens a run's resolved config in the experiment editor as a new, unsaved experiment.
   bool editRunConfig(const QString& run_dir);
+  // main_window_whatif.cpp: the What-if view of one MoE layer of a safetensors file (its tab, if
+  // open already), `title` naming it in the tab; of a run's captured layer; or of any file,
+  // asking which layer when it holds several.
+  WhatIfView* openWhatIf(const QString& tensors, const QString& prefix, const QString& title);
+  WhatIfView* openCapture(const QString& run_dir, qint64 step, qint64 layer,
+                          const QString& tensors);
+  void openRoutingTensors(const QString& tensors);
 
   // Where new runs go: ~/.local/share/moe-studio/runs.
   static QString runsRoot();
@@ -61,6 +69,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void chooseRunDirectory();
+  void chooseRoutingTensors();
   void exportCommandLines();
   // main_window_targets.cpp
   QComboBox* buildTargetPicker(QWidget* parent);

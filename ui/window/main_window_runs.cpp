@@ -70,6 +70,7 @@ void MainWindow::followTitle(RunDashboard* dashboard) {
     if (i >= 0 && !title.isEmpty()) tabs_->setTabText(i, title);
   });
   connect(dashboard, &RunDashboard::resumeRequested, this, &MainWindow::resumeRun);
+  connect(dashboard, &RunDashboard::whatIfRequested, this, &MainWindow::openCapture);
 }
 
 RunDashboard* MainWindow::showRun(Run* run) {
