@@ -126,6 +126,7 @@ LayerLoad MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const
 }
 
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
+  if (input_observer_) input_observer_(x);
   if (x.is_cuda() && cuda_autocast_enabled()) return forward_cuda_autocast(x);
   if (!at::autocast::is_cpu_enabled()) return forward_in_dtype(x);
   // Under CPU autocast (train.amp) the layer runs in its parameters' dtype: its autograd ops and
@@ -187,6 +188,30 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
     pending_demand_ += r.plan.demand;
   }
   return result;
+}
+
+MoeOutput MoeLayerImpl::route_only(const at::Tensor& x) {
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
+              "] input, got ", x.sizes());
+  const auto r = route(x.reshape({-1, model_dim_}), x.scalar_type());
+  MoeOutput result;
+  result.l_aux = auxiliary_loss(r.logits, r.noisy, r.scores, r.plan);
+  result.z_loss = router_z_loss(r.logits);
+  result.stats = load_stats(r, result);
+  return result;
+}
+
+void MoeLayerImpl::set_routing(const protocol::MoeConfig& config) {
+  const protocol::MoeConfig& c = config_;
+  if (config.experts != c.experts || config.hidden != c.hidden || config.gate != c.gate ||
+      config.activation != c.activation || config.fc1_bias != c.fc1_bias ||
+      config.fc2_bias != c.fc2_bias ||
+      (c.gate == "cosine" && config.cosine_proj_dim != c.cosine_proj_dim)) {
+    throw std::invalid_argument(
+        "experts, hidden, gate, activation, fc1_bias, fc2_bias and cosine_proj_dim shape the "
+        "layer's parameters and cannot change");
+  }
+  config_ = config;
 }
 
 void MoeLayerImpl::set_selection_bias(const at::Tensor& bias) {

@@ -33,6 +33,18 @@ class MoeLayerImpl : public torch::nn::Module {
   // coming back in x's dtype.
   MoeOutput forward(const at::Tensor& x);
 
+  // Only the routing of x: gate, plan, l_aux, z_loss and the load, as forward() computes them,
+  // without dispatch, experts or combine (output stays undefined). For what-if replays.
+  MoeOutput route_only(const at::Tensor& x);
+  // Replaces the routing settings (top_k, capacity_factor, gate_noise, normalize_gate, ...);
+  // std::invalid_argument when `config` differs in a key that shapes the parameters.
+  void set_routing(const protocol::MoeConfig& config);
+  // Called with each forward pass's input before anything else, while set (telemetry.capture_every
+  // sets it on capture steps only); an empty function removes it.
+  void set_input_observer(std::function<void(const at::Tensor&)> observer) {
+    input_observer_ = std::move(observer);
+  }
+
   // Aux-loss-free balancing (docs/ROUTING.md, "Aux-loss-free bias balancing"): call after each
   // optimizer step. The demand summed since the last call is already the group's (every rank
   // routes the concatenated batch), so every rank's bias moves the same way.
@@ -82,6 +94,7 @@ class MoeLayerImpl : public torch::nn::Module {
   at::Tensor selection_bias_;  // [E] float32, not a parameter (checkpointed by name)
   at::Tensor pending_demand_;  // [E] int64: demand since the last bias update (over the group)
   ExpertPlacementOnGroup placement_;
+  std::function<void(const at::Tensor&)> input_observer_;
 };
 TORCH_MODULE(MoeLayer);
 

@@ -6,6 +6,7 @@ target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/expert_shards.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gradient_sync.cpp
   ${CMAKE_CURRENT_LIST_DIR}/grad_clip.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/layer_capture.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loss_scaler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lr_schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/model_distribution.cpp

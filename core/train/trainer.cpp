@@ -96,6 +96,10 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   hosts_ = gather_hosts(group_, host_name());
   amp_ = config_.train.amp && config_.train.dtype == "float32";
   if (config_.train.dtype == "float16") scaler_.emplace();
+  if (config_.telemetry.capture_every > 0) {
+    capture_ = std::make_unique<LayerCapture>(config_.telemetry, dir_.path, *model_, parts_.shards,
+                                              group_, telemetry_, log_);
+  }
   if (config_.telemetry.trace) trace_ = std::make_unique<TraceRecorder>();
   const bool tensorboard = config_.telemetry.tensorboard && group_.rank() == 0;
   outputs_ =
@@ -338,7 +342,9 @@ int Trainer::run() {
         finish("cancelled", step_);
         return 128 + sig;
       }
+      if (capture_) capture_->before_step(step);
       train_step(step);
+      if (capture_) capture_->after_step(step);
       maybe_evaluate(step, step == t.steps);
       // Before the checkpoint: a checkpoint past the last recorded step would hide the loss.
       check_outputs();

@@ -19,6 +19,7 @@
 #include "telemetry/trace_recorder.h"
 #include "train/adaptive_r.h"
 #include "train/gradient_sync.h"
+#include "train/layer_capture.h"
 #include "train/loss_scaler.h"
 #include "train/model_distribution.h"
 #include "train/optimizer.h"
@@ -93,6 +94,7 @@ class Trainer {
   std::unique_ptr<TelemetryOutputs> outputs_;  // TensorBoard files, trace counters
   bool amp_ = false;
   std::optional<LossScaler> scaler_;  // train.dtype "float16" only
+  std::unique_ptr<LayerCapture> capture_;  // telemetry.capture_every > 0 only
 
   int64_t step_ = 0;         // last completed optimizer step
   int64_t saved_step_ = -1;  // step of the newest checkpoint
