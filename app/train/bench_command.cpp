@@ -22,6 +22,8 @@ struct BenchArgs {
   double min_seconds = 1.0;
   bool no_naive = false;
   int blas_threads = 0;
+  bool paired = false;  // the i-th values of every sweep together, instead of every combination
+  bool jsonl = false;   // one JSON line per finished config on stdout, the table on stderr
 };
 
 struct Sweep {
@@ -61,6 +63,34 @@ std::vector<std::vector<std::string>> combinations(const std::vector<Sweep>& swe
   return out;
 }
 
+// The i-th values of every sweep together: all sweeps must have the same number of values.
+std::vector<std::vector<std::string>> pairs(const std::vector<Sweep>& sweeps) {
+  if (sweeps.empty()) return {{}};
+  const size_t n = sweeps.front().values.size();
+  for (const auto& sweep : sweeps) {
+    if (sweep.values.size() != n) {
+      throw InputError("--pair: every --sweep needs the same number of values, but " +
+                       sweeps.front().key + " has " + std::to_string(n) + " and " + sweep.key +
+                       " has " + std::to_string(sweep.values.size()));
+    }
+  }
+  std::vector<std::vector<std::string>> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const auto& sweep : sweeps) out[i].push_back(sweep.key + "=" + sweep.values[i]);
+  }
+  return out;
+}
+
+void check_distinct_keys(const std::vector<Sweep>& sweeps) {
+  for (size_t i = 0; i < sweeps.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (sweeps[i].key == sweeps[j].key) {
+        throw InputError("--sweep " + sweeps[i].key + " is given twice: list every value once");
+      }
+    }
+  }
+}
+
 protocol::RunConfig resolve(const nlohmann::json& base, const std::vector<std::string>& sets,
                             const std::string& where) {
   auto json = base;
@@ -91,9 +121,10 @@ int run_bench(const BenchArgs& args) {
   const std::string where = args.config.empty() ? "bench config" : args.config;
   std::vector<Sweep> sweeps;
   for (const auto& text : args.sweeps) sweeps.push_back(parse_sweep(text));
+  check_distinct_keys(sweeps);
   // Resolve every point first so a typo in the last value fails before minutes of measuring.
   std::vector<protocol::RunConfig> points;
-  for (auto sets : combinations(sweeps)) {
+  for (auto sets : args.paired ? pairs(sweeps) : combinations(sweeps)) {
     sets.insert(sets.begin(), args.overrides.begin(), args.overrides.end());
     points.push_back(resolve(base, sets, where));
   }
@@ -111,8 +142,24 @@ int run_bench(const BenchArgs& args) {
   options.naive = !args.no_naive;
   options.blas_threads = args.blas_threads;
 
+  // With --jsonl, stdout carries only JSON lines (a tool reads them as they come); the table
+  // people read goes to stderr.
+  std::ostream& table_out = args.jsonl ? std::cerr : std::cout;
+  if (args.jsonl) {
+    std::cout << nlohmann::json{{"type", "bench_start"},
+                                {"configs", points.size()},
+                                {"mode", args.paired ? "paired" : "grid"},
+                                {"iters", args.iters},
+                                {"min_time", args.min_seconds},
+                                {"naive", !args.no_naive}}
+                     .dump()
+              << std::endl;
+  }
   std::vector<LayerBenchResult> results;
   const auto start = std::chrono::steady_clock::now();
+  auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   for (size_t i = 0; i < points.size(); ++i) {
     std::cerr << "bench [" << i + 1 << "/" << points.size() << "] "
               << swept_values(points[i], sweeps).dump();
@@ -122,16 +169,32 @@ int run_bench(const BenchArgs& args) {
       std::cerr << "  (ETA " << static_cast<int>(elapsed / i * (points.size() - i)) << " s)";
     }
     std::cerr << std::endl;
+    const auto config_start = std::chrono::steady_clock::now();
     results.push_back(benchmark_layer(points[i], options));
     results.back().swept = swept_values(points[i], sweeps);
+    if (args.jsonl) {
+      auto line = bench_json(results.back());
+      line["type"] = "bench_config";
+      line["index"] = i;
+      line["of"] = points.size();
+      line["seconds"] = seconds_since(config_start);
+      std::cout << line.dump() << std::endl;  // flushed: the reader shows progress per config
+    }
+  }
+  if (args.jsonl) {
+    std::cout << nlohmann::json{{"type", "bench_end"},
+                                {"configs", points.size()},
+                                {"seconds", seconds_since(start)}}
+                     .dump()
+              << std::endl;
   }
   const auto c = resolve(base, args.overrides, where);
-  std::cout << "MoE layer: experts " << c.moe.experts << ", top_k " << c.moe.top_k << ", dim "
+  table_out << "MoE layer: experts " << c.moe.experts << ", top_k " << c.moe.top_k << ", dim "
             << c.model.dim << ", hidden " << c.moe.hidden << ", capacity_factor "
             << c.moe.capacity_factor << ", " << c.train.dtype << ", tokens = batch "
             << c.train.batch_size << " x seq_len " << c.model.seq_len
             << (sweeps.empty() ? "" : ", then the swept keys below") << "\n";
-  print_bench_table(std::cout, results);
+  print_bench_table(table_out, results);
   if (!args.json_out.empty()) {
     nlohmann::json array = nlohmann::json::array();
     for (const auto& r : results) array.push_back(bench_json(r));
@@ -150,7 +213,14 @@ Command add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   cmd->add_option("--config", args->config, "RunConfig JSON (default: the built-in defaults)");
   cmd->add_option("--set", args->overrides, "Override a key: key.path=value (repeatable)");
-  cmd->add_option("--sweep", args->sweeps, "key.path=v1,v2,... (repeatable; all combinations)");
+  cmd->add_option("--sweep", args->sweeps,
+                  "key.path=v1,v2,... (repeatable; all combinations, or see --pair)");
+  cmd->add_flag("--pair", args->paired,
+                "Pair the sweeps instead: the i-th values of every --sweep make config i (all "
+                "sweeps the same length)");
+  cmd->add_flag("--jsonl", args->jsonl,
+                "Print one JSON line per finished config on stdout (and a start and an end "
+                "line); the table goes to stderr");
   cmd->add_option("--json", args->json_out, "Write the figures as a JSON array to this file");
   cmd->add_option("--iters", args->iters, "Minimum timed iterations per measurement")
       ->check(CLI::Range(1, 1000));
