@@ -4,7 +4,6 @@
 #include <QFileInfo>
 
 #include "protocol/run_config.h"
-#include "whatif/synthetic_input.h"
 
 namespace moe::ui {
 
@@ -30,7 +29,7 @@ QStringList routingLayerPrefixes(const QString& tensors, QString* error) {
 }
 
 std::optional<WhatIfSource> loadWhatIfSource(const QString& tensors, const QString& prefix,
-                                             QString* error, const QString& synthetic_file) {
+                                             QString* error) {
   const auto header = readSafetensorsHeader(tensors, error);
   if (!header) return std::nullopt;
   const auto found = findRoutingLayers(*header, tensors, error);
@@ -46,23 +45,16 @@ std::optional<WhatIfSource> loadWhatIfSource(const QString& tensors, const QStri
     }
     return std::nullopt;
   }
-  WhatIfSource source;
-  source.tensors = source.server_tensors = tensors;
-  source.prefix = prefix;
-  source.layer = *layer;
-  source.tokens = found->tokens;
-  if (found->input_shape.empty() && !synthetic_file.isEmpty()) {
-    source.synthetic_input = true;
-    source.tokens = kSyntheticTokens;
-    source.server_tensors = synthetic_file;
-    if (!writeWithSyntheticInput(tensors, *header, prefix.toStdString(), kSyntheticTokens,
-                                 layer->dim, kSyntheticSeed, synthetic_file, error)) {
-      return std::nullopt;
-    }
-  } else if (const QString problem = inputProblem(*found, *layer, tensors); !problem.isEmpty()) {
+  if (const QString problem = inputProblem(*found, *layer, tensors); !problem.isEmpty()) {
     if (error) *error = problem;
     return std::nullopt;
   }
+
+  WhatIfSource source;
+  source.tensors = tensors;
+  source.prefix = prefix;
+  source.layer = *layer;
+  source.tokens = found->tokens;
   nlohmann::json moe = nlohmann::json::object();
   const QString run_config = findRunConfig(tensors);
   source.config_note = QObject::tr("no run config.json beside the file: the engine's defaults");

@@ -9,8 +9,6 @@
 
 namespace moe::ui {
 
-namespace {
-
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
 QString csvField(const QString& text) {
   if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
@@ -26,6 +24,8 @@ QString csvNumber(double v) {
   if (std::isnan(v)) return QString();
   return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
+
+namespace {
 
 // The same for a value a TimeSeriesPlot keeps as float: the shortest decimal that reads back as
 // that float ("0.9", not the double 0.89999997615814209), written as csvNumber writes it.

@@ -20,6 +20,10 @@ bool plotFormatForPath(const QString& path, PlotFormat* format);
 // Writes the plot at its current on-screen size (PNG at 2x for sharpness). False with *error.
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* error);
 QString plotCsv(const QCustomPlot* plot);
+// One CSV field (RFC 4180 quoting when needed), and a number as the shortest text that reads back
+// as the same double (empty for NaN): what plotCsv writes, for other CSV writers.
+QString csvField(const QString& text);
+QString csvNumber(double v);
 
 // Adds the context menu to `plot`. `base_name` seeds the file name the dialog proposes
 // (e.g. "loss" -> loss.png); the dialog starts in the last directory used (QSettings).

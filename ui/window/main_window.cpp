@@ -26,6 +26,7 @@
 #include "runs/live_run_recorder.h"
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
+#include "window/main_window_reports.h"
 
 namespace moe::ui {
 
@@ -119,6 +120,8 @@ void MainWindow::buildMenus() {
     if (tabs_->widget(index) != editor_ && tabs_->widget(index) != runs_view_)
       emit tabs_->tabCloseRequested(index);
   });
+  file->addSeparator();
+  new ReportActions(this, file);  // Export Report (Ctrl+E), metrics CSV, config
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -20,6 +20,7 @@
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
 #include "window/main_window.h"
+#include "window/main_window_reports.h"
 
 namespace moe::ui {
 
@@ -186,6 +187,7 @@ CompareView* MainWindow::compareRuns(const QStringList& run_dirs) {
     else
       view->addRunDirectory(dir);
   }
+  view->setProperty(kCompareRunDirsProperty, run_dirs);  // its report (main_window_reports.h)
   addClosableTab(view, tr("Compare (%1)").arg(run_dirs.size()));
   return view;
 }

@@ -1,0 +1,54 @@
+// Config + command lines as JSON (config_export.h).
+#include "report/config_export.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <vector>
+
+#include "launch/command_exports.h"
+#include "protocol/run_config.h"
+#include "report/run_report.h"
+
+namespace moe::ui {
+
+nlohmann::json configExportJson(const nlohmann::json& config, const QString& run_id,
+                                const QString& config_file) {
+  nlohmann::json out = {{"run_id", run_id.toStdString()},
+                        {"config_file", config_file.toStdString()},
+                        {"config", config},
+                        {"commands", nlohmann::json::array()}};
+  std::vector<protocol::ConfigProblem> problems;
+  const protocol::RunConfig parsed = protocol::parse_config(config, &problems);
+  if (!problems.empty()) {
+    out["commands_error"] = protocol::format_problem(problems.front());
+    return out;
+  }
+  for (const ExportedCommand& c : exportedCommands(config_file, parsed, defaultSlurmTarget())) {
+    if (c.kind == ExportedCommand::Kind::SbatchScript) continue;
+    out["commands"].push_back({{"title", c.title.toStdString()},
+                               {"note", c.note.toStdString()},
+                               {"command", c.text.toStdString()}});
+  }
+  return out;
+}
+
+bool exportRunConfig(const QString& run_dir, const QString& out_path, QString* error) {
+  RunReport report;
+  if (!loadRunReport(run_dir, &report, error)) return false;
+  const nlohmann::json json = configExportJson(
+      report.config, report.run_id, QDir(report.run_dir).filePath(QStringLiteral("config.json")));
+  QSaveFile file(out_path);
+  const std::string text = json.dump(2) + "\n";
+  if (!file.open(QIODevice::WriteOnly) ||
+      file.write(text.data(), static_cast<qint64>(text.size())) !=
+          static_cast<qint64>(text.size()) ||
+      !file.commit()) {
+    *error = out_path + QStringLiteral(": ") + file.errorString();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,59 @@
+// Report formatting (report_format.h).
+#include "report/report_format.h"
+
+#include <cmath>
+#include <vector>
+
+#include "launch/command_exports.h"
+#include "protocol/run_config.h"
+#include "report/report_document.h"
+
+namespace moe::ui {
+
+QString reportNumber(double value) {
+  if (std::isnan(value)) return QStringLiteral("\u2014");
+  return QString::number(value, 'g', 5);
+}
+
+QString durationText(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("\u2014");
+  const auto whole = static_cast<long long>(std::llround(seconds));
+  if (seconds < 60) return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+  if (whole < 3600)
+    return QStringLiteral("%1 min %2 s").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1 h %2 min")
+      .arg(whole / 3600)
+      .arg((whole % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString byteText(double bytes) {
+  if (!std::isfinite(bytes)) return QStringLiteral("\u2014");
+  if (bytes < 1024) return QStringLiteral("%1 B").arg(bytes, 0, 'f', 0);
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  int unit = -1;
+  while (bytes >= 1024 && unit < 3) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', 1).arg(QLatin1String(units[unit]));
+}
+
+void addCommandLines(ReportDocument* doc, const nlohmann::json& config,
+                     const QString& config_file) {
+  std::vector<protocol::ConfigProblem> problems;
+  const protocol::RunConfig parsed = protocol::parse_config(config, &problems);
+  if (!problems.empty()) {
+    doc->warning(QObject::tr("The config cannot be read as a RunConfig of this version (%1), so "
+                             "there are no command lines for it.")
+                     .arg(QString::fromStdString(protocol::format_problem(problems.front()))));
+    return;
+  }
+  for (const ExportedCommand& command :
+       exportedCommands(config_file, parsed, defaultSlurmTarget())) {
+    if (command.kind == ExportedCommand::Kind::SbatchScript) continue;
+    doc->paragraph(command.title + QStringLiteral(": ") + command.note);
+    doc->code(command.text);
+  }
+}
+
+}  // namespace moe::ui

@@ -1,0 +1,16 @@
+// A ReportDocument as a PDF: A4 pages, text and tables laid out by QTextDocument, charts drawn as
+// vectors (QCustomPlot::toPainter onto the PDF's painter) at the page's width, a heading never
+// left alone at the bottom of a page, and the title and page number in each page's footer. Every
+// text goes through htmlEscaped() into QTextDocument's HTML.
+#pragma once
+
+#include <QString>
+
+namespace moe::ui {
+
+struct ReportDocument;
+
+// Writes `path`. False with *error when the file cannot be written. GUI thread.
+bool writeReportPdf(const ReportDocument& document, const QString& path, QString* error);
+
+}  // namespace moe::ui

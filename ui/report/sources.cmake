@@ -1,0 +1,30 @@
+# Reports and exports of runs (docs/REPORTS.md): the run and comparison reports as HTML and PDF,
+# the telemetry as CSV, the config with its command lines as JSON, and moe-studio's export commands.
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/comparison_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/comparison_report.h
+  ${CMAKE_CURRENT_LIST_DIR}/config_export.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/config_export.h
+  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_charts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_charts.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_cli.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_cli.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_document.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_document.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_export.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_export.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_format.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_format.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_html.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_html.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_pdf.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_pdf.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_report.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_report_document.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_report_document.h
+  ${CMAKE_CURRENT_LIST_DIR}/warning_history.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/warning_history.h
+)
