@@ -15,6 +15,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/routing_tensors.h
   ${CMAKE_CURRENT_LIST_DIR}/safetensors_header.cpp
   ${CMAKE_CURRENT_LIST_DIR}/safetensors_header.h
+  ${CMAKE_CURRENT_LIST_DIR}/synthetic_input.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/synthetic_input.h
   ${CMAKE_CURRENT_LIST_DIR}/whatif_controls.cpp
   ${CMAKE_CURRENT_LIST_DIR}/whatif_controls.h
   ${CMAKE_CURRENT_LIST_DIR}/whatif_source.cpp

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "protocol/run_config.h"
+#include "whatif/synthetic_input.h"
 
 namespace moe::ui {
 
@@ -29,7 +30,7 @@ QStringList routingLayerPrefixes(const QString& tensors, QString* error) {
 }
 
 std::optional<WhatIfSource> loadWhatIfSource(const QString& tensors, const QString& prefix,
-                                             QString* error) {
+                                             QString* error, const QString& synthetic_file) {
   const auto header = readSafetensorsHeader(tensors, error);
   if (!header) return std::nullopt;
   const auto found = findRoutingLayers(*header, tensors, error);
@@ -45,16 +46,23 @@ std::optional<WhatIfSource> loadWhatIfSource(const QString& tensors, const QStri
     }
     return std::nullopt;
   }
-  if (const QString problem = inputProblem(*found, *layer, tensors); !problem.isEmpty()) {
-    if (error) *error = problem;
-    return std::nullopt;
-  }
-
   WhatIfSource source;
-  source.tensors = tensors;
+  source.tensors = source.server_tensors = tensors;
   source.prefix = prefix;
   source.layer = *layer;
   source.tokens = found->tokens;
+  if (found->input_shape.empty() && !synthetic_file.isEmpty()) {
+    source.synthetic_input = true;
+    source.tokens = kSyntheticTokens;
+    source.server_tensors = synthetic_file;
+    if (!writeWithSyntheticInput(tensors, *header, prefix.toStdString(), kSyntheticTokens,
+                                 layer->dim, kSyntheticSeed, synthetic_file, error)) {
+      return std::nullopt;
+    }
+  } else if (const QString problem = inputProblem(*found, *layer, tensors); !problem.isEmpty()) {
+    if (error) *error = problem;
+    return std::nullopt;
+  }
   nlohmann::json moe = nlohmann::json::object();
   const QString run_config = findRunConfig(tensors);
   source.config_note = QObject::tr("no run config.json beside the file: the engine's defaults");

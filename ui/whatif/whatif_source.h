@@ -21,7 +21,11 @@ struct WhatIfSource {
   QString prefix;   // of its layer's parameter names
   RoutingLayerShape layer;
   int64_t tokens = 0;
-  nlohmann::json config;  // what replay's --config file holds (replayConfig)
+  // The file has no `input`: the view routes kSyntheticTokens standard-normal tokens, written with
+  // the layer's tensors to a file of its own (writeWithSyntheticInput).
+  bool synthetic_input = false;
+  QString server_tensors;  // what replay reads: `tensors`, or that file
+  nlohmann::json config;   // what replay's --config file holds (replayConfig)
   RoutingSetting captured;
   QString config_file;  // the run's config.json the setting came from; empty: none
   QString config_note;  // where the captured setting comes from, for the view's header
@@ -36,8 +40,9 @@ QStringList routingLayerPrefixes(const QString& tensors, QString* error);
 
 // Reads the file's header, checks the layer under `prefix` and its `input`, and takes the captured
 // setting from the run's config.json when it describes this layer (else the engine's defaults,
-// and the note says why).
+// and the note says why). A file without `input` gets synthetic tokens, written to
+// `synthetic_file`.
 std::optional<WhatIfSource> loadWhatIfSource(const QString& tensors, const QString& prefix,
-                                             QString* error);
+                                             QString* error, const QString& synthetic_file = {});
 
 }  // namespace moe::ui

@@ -15,6 +15,7 @@
 #include "whatif/replay_server.h"
 #include "whatif/routing_bars.h"
 #include "whatif/routing_metrics_table.h"
+#include "whatif/synthetic_input.h"
 #include "whatif/whatif_controls.h"
 
 namespace moe::ui {
@@ -30,9 +31,10 @@ struct Loaded {
 };
 
 // On a worker: the file's header and run config, and the config file the server will read.
-Loaded load(const WhatIfView::Options& options, const QString& config_path) {
+Loaded load(const WhatIfView::Options& options, const QString& config_path,
+            const QString& synthetic_path) {
   Loaded out;
-  out.source = loadWhatIfSource(options.tensors, options.prefix, &out.error);
+  out.source = loadWhatIfSource(options.tensors, options.prefix, &out.error, synthetic_path);
   if (!out.source) return out;
   QFile file(config_path);
   if (!file.open(QIODevice::WriteOnly) ||
@@ -69,8 +71,13 @@ WhatIfView::WhatIfView(Options options, QWidget* parent)
   }
   const QString config_path = config_dir_->filePath(QStringLiteral("replay-config.json"));
   setStatus(tr("Reading %1 …").arg(QDir::toNativeSeparators(options_.tensors)), false);
+  const QString synthetic_path =
+      config_dir_->filePath(QStringLiteral("synthetic-input.safetensors"));
   runOnWorker(
-      this, [options = options_, config_path] { return load(options, config_path); },
+      this,
+      [options = options_, config_path, synthetic_path] {
+        return load(options, config_path, synthetic_path);
+      },
       [this](const Loaded& loaded) { takeSource(loaded.source, loaded.error); });
 }
 
@@ -153,6 +160,10 @@ void WhatIfView::takeSource(std::optional<WhatIfSource> source, const QString& e
                      .arg(l.hidden)
                      .arg(QString::fromStdString(l.gate));
   if (!source_->prefix.isEmpty()) text += tr(" · layer %1").arg(source_->prefix);
+  if (source_->synthetic_input) {
+    text += tr(" · no input in the file: synthetic tokens (standard normal, seed %1)")
+                .arg(kSyntheticSeed);
+  }
   text += "\n" +
           tr("Captured setting (%1): %2").arg(source_->config_note, settingText(source_->captured));
   text += "\n" + QDir::toNativeSeparators(source_->tensors);
@@ -167,7 +178,7 @@ void WhatIfView::startServer() {
   ReplayServer::Launch launch;
   launch.program = options_.program;
   launch.config_file = config_dir_->filePath(QStringLiteral("replay-config.json"));
-  launch.tensors = source_->tensors;
+  launch.tensors = source_->server_tensors;
   launch.prefix = source_->prefix;
   server_ = new ReplayServer(launch, this);
   connect(server_, &ReplayServer::ready, this,

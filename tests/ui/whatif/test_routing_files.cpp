@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <cmath>
+
 #include "safetensors_test_file.h"
 #include "whatif/replay_answer.h"
 #include "whatif/routing_setting.h"
@@ -140,6 +142,32 @@ class TestRoutingFiles : public QObject {
     const QString no_input = write("no-input.safetensors", tensors);
     QVERIFY(!loadWhatIfSource(no_input, "", &error));
     QVERIFY2(error.contains("no tensor 'input'") && error.contains("[N, 8]"), qPrintable(error));
+
+    // Given a place for them, tokens of its own: the layer's tensors and a standard-normal input.
+    auto with_other = tensors;
+    with_other["other.weight"] = {"F32", {3}, QByteArray(12, '\x01')};
+    with_other["experts.batched_fc1_bias"].bytes = QByteArray(4 * 16 * 4, '\x02');
+    const QString checkpoint = write("checkpoint.safetensors", with_other);
+    const QString synthetic = dir_.filePath("synthetic.safetensors");
+    auto source = loadWhatIfSource(checkpoint, "", &error, synthetic);
+    QVERIFY2(source, qPrintable(error));
+    QVERIFY(source->synthetic_input);
+    QCOMPARE(source->tokens, 4096);
+    QCOMPARE(source->server_tensors, synthetic);
+    auto written = moe::test::readSafetensors(synthetic);
+    QCOMPARE(written.size(), size_t{5});  // the layer's four and input; not other.weight
+    QCOMPARE(written["input"].shape, (std::vector<int64_t>{4096, 8}));
+    QCOMPARE(written["experts.batched_fc1_bias"].bytes,
+             with_other["experts.batched_fc1_bias"].bytes);
+    const std::vector<double> input = moe::test::values(written["input"]);
+    double sum = 0, squares = 0;
+    for (double v : input) {
+      sum += v;
+      squares += v * v;
+    }
+    const double n = static_cast<double>(input.size());
+    QVERIFY(std::abs(sum / n) < 0.02);          // mean 0
+    QVERIFY(std::abs(squares / n - 1) < 0.03);  // variance 1
 
     tensors["input"] = {"F32", {5, 7}, {}};
     QVERIFY(!loadWhatIfSource(write("wrong-dim.safetensors", tensors), "", &error));
