@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 
 #include <csignal>
@@ -191,6 +192,34 @@ class TestWhatIfView : public QObject {
     QCOMPARE(a.dropped(), 0);
     QCOMPARE(a.capacity, *std::max_element(a.counts.begin(), a.counts.end()));
     QCOMPARE(view->controls()->capacityRegime(), QString("dropless"));
+  }
+
+  // Gate noise is drawn from the request's seed: the same seed routes the same, another differs.
+  void gateNoiseFollowsItsSeed() {
+    auto view = openView(capture_);
+    QSignalSpy loaded(view.get(), &WhatIfView::loaded);
+    QVERIFY(loaded.wait(moe::test::kEngineTimeoutMs));
+    RoutingSetting noisy;
+    noisy.gate_noise = 2.0;
+    noisy.seed = 11;
+    view->controls()->setSetting(noisy);
+    QVERIFY(view->controls()->seedBox()->isEnabled());
+    QVERIFY(waitForWhatIf(*view, noisy));
+    const std::vector<int64_t> first = view->whatIfAnswer()->counts;
+    QVERIFY(first != view->capturedAnswer()->counts);  // the captured side has no noise
+    RoutingSetting other = noisy;
+    other.seed = 12;
+    view->controls()->setSetting(other);
+    QVERIFY(waitForWhatIf(*view, other));
+    QVERIFY(view->whatIfAnswer()->counts != first);
+    view->controls()->setSetting(noisy);
+    QVERIFY(waitForWhatIf(*view, noisy));
+    QCOMPARE(view->whatIfAnswer()->counts, first);
+    RoutingSetting capped;
+    capped.capacity_factor = -1;
+    view->controls()->setSetting(capped);
+    QCOMPARE(view->controls()->capacityRegime(), QString("dropless up to a cap"));
+    QVERIFY(!view->controls()->seedBox()->isEnabled());
   }
 
   // Moving the slider through 40 positions before the server can answer sends the first and the
