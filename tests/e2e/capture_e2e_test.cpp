@@ -169,6 +169,26 @@ TEST(Capture, StopsBeforePassingCaptureMaxMb) {
   EXPECT_EQ(step_losses(run.events).size(), 6u);  // training goes on
 }
 
+TEST(Capture, AResumedRunCountsItsEarlierCaptures) {
+  TempDir dir;
+  // Files of about 290 KB as above: two steps before the resume, one more fits in 1 MiB after it.
+  nlohmann::json c = tiny_config("helloworld");
+  c["model"]["dim"] = 64;
+  c["moe"]["hidden"] = 128;
+  c["train"].update({{"steps", 2}, {"checkpoint_every", 2}});
+  c["telemetry"] = {{"capture_every", 1}, {"capture_max_mb", 1}};
+  const RankRun first = run_on_ranks(dir, c, 1, "resumed");
+  ASSERT_EQ(events_of_type(first.events, "capture").size(), 2u);
+  auto resumed = run_moe_train({"run", "--resume", first.dir, "--set", "train.steps=5"});
+  ASSERT_EQ(resumed.exit_status, 0) << resumed.err;
+  const auto events = events_of(resumed.out);
+  const auto captures = events_of_type(events, "capture");
+  ASSERT_EQ(captures.size(), 1u);
+  EXPECT_EQ(captures[0].at("step"), 3);
+  EXPECT_FALSE(fs::exists(first.dir + "/captures/step-4"));
+  EXPECT_NE(resumed.err.find("capturing stopped at step 4"), std::string::npos) << resumed.err;
+}
+
 TEST(Capture, TwoRanksWriteEveryExpertAndTheWholeBatch) {
   TempDir dir;
   const auto config = helloworld_f64();
