@@ -4,16 +4,17 @@
 # this order or changes it here, in the open.
 #   cmake -DUI_DIR=<repository>/ui -P folder_dependencies.cmake
 cmake_minimum_required(VERSION 3.25)
-set(ui_folders telemetry widgets experiment launch dashboard runs report whatif window)
+set(ui_folders telemetry widgets experiment launch dashboard runs report whatif profiler window)
 set(allowed_telemetry "")
 set(allowed_widgets "")
 set(allowed_experiment "")
 set(allowed_launch telemetry)
 set(allowed_dashboard telemetry widgets launch)
 set(allowed_runs telemetry widgets experiment launch dashboard)
-set(allowed_whatif telemetry widgets experiment launch)
 set(allowed_report telemetry widgets experiment launch dashboard runs)
-set(allowed_window telemetry widgets experiment launch dashboard runs report whatif)
+set(allowed_whatif telemetry widgets experiment launch)
+set(allowed_profiler telemetry widgets experiment launch)
+set(allowed_window telemetry widgets experiment launch dashboard runs report whatif profiler)
 
 set(problems "")
 foreach(folder ${ui_folders})

@@ -49,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   active_label_ = new QLabel(this);
   statusBar()->addPermanentWidget(active_label_);
   openStore();
+  buildProfilerTab();
   buildMenus();
   buildRunButton();
 

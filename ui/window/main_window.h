@@ -17,6 +17,7 @@ namespace moe::ui {
 class CompareView;
 class ExperimentEditor;
 class LiveRunRecorder;
+class ProfilerView;
 class Run;
 class RunDashboard;
 class RunManager;
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   RunStore* store() const { return store_.get(); }
   RunsView* runsView() const { return runs_view_; }
   QTabWidget* tabs() const { return tabs_; }
+  ProfilerView* profilerView() const { return profiler_view_; }
 
   // Launches the experiment in the editor on the current target (a local run, or a remote one:
   // runRemote()) and shows its tab; null when the experiment has problems or cannot be written.
@@ -77,6 +79,7 @@ class MainWindow : public QMainWindow {
   Run* runRemote(const Target& target);
   void reattachRemoteRuns();
   void fetchRemoteRuns(const QStringList& run_dirs);
+  void buildProfilerTab();  // main_window_profiler.cpp
   void buildRunButton();
   void openStore();
   void restoreLayout();
@@ -95,6 +98,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<RunStore> store_;
   LiveRunRecorder* recorder_ = nullptr;
   RunsView* runs_view_ = nullptr;
+  ProfilerView* profiler_view_ = nullptr;
   QTabWidget* tabs_;
   QAction* run_action_;
   QLabel* active_label_;
