@@ -83,7 +83,7 @@ std::string LayerCapture::relative_path(int64_t step, int64_t layer) {
 }
 
 bool LayerCapture::captures(int64_t step) const {
-  return !stopped_ && every_ > 0 && step % every_ == 0;
+  return !stopped_ && every_ > 0 && step % every_ == 0 && !layers_.empty();
 }
 
 void LayerCapture::before_step(int64_t step) {
