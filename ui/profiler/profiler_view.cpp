@@ -243,8 +243,11 @@ void ProfilerView::setRunning(bool running) {
 void ProfilerView::updateButtons() {
   const bool running = process_->isRunning();
   run_->setEnabled(!running && form_->isValid());
-  run_->setToolTip(form_->isValid() ? tr("Start moe-train bench with this sweep")
-                                    : form_->problems().join(QLatin1Char('\n')));
+  // Rich text, escaped: a value typed as "<b>" must show as typed, not as markup.
+  run_->setToolTip(form_->isValid()
+                       ? tr("Start moe-train bench with this sweep")
+                       : QStringLiteral("<p style='white-space:pre'>%1</p>")
+                             .arg(form_->problems().join(QLatin1Char('\n')).toHtmlEscaped()));
   show_->setEnabled(history_->currentItem() != nullptr);
   delete_->setEnabled(history_->currentItem() != nullptr && !running);
   compare_->setEnabled(checkedIds().size() >= 2);
@@ -261,7 +264,8 @@ void ProfilerView::refreshHistory(const QList<SweepRecord>& records) {
     item->setData(kIdRole, r.id);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(checked.contains(r.id) ? Qt::Checked : Qt::Unchecked);
-    item->setToolTip(tr("Measured by %1").arg(r.program));
+    item->setToolTip(
+        QStringLiteral("<p>%1</p>").arg(tr("Measured by %1").arg(r.program).toHtmlEscaped()));
   }
   // The newest finished sweep says how long a config takes beyond its timed measurements.
   for (const SweepRecord& r : records_) {

@@ -291,6 +291,17 @@ class TestProfilerView : public QObject {
     QCOMPARE(view->store()->path(), SweepStore::defaultPath());
   }
 
+  // What the user typed reaches the Run button's (rich text) tooltip escaped.
+  void typedMarkupIsEscaped() {
+    ProfilerView view(db(), MOE_TRAIN_BIN);
+    view.form()->valuesEdit("moe.experts")->setText("<b>8</b>");
+    QVERIFY(!view.runButton()->isEnabled());
+    const QString tip = view.runButton()->toolTip();
+    QVERIFY2(
+        tip.contains(QLatin1String("&lt;b&gt;8&lt;/b&gt;")) && !tip.contains(QLatin1String("<b>")),
+        qPrintable(tip));
+  }
+
   void missingProgramIsShown() {
     ProfilerView view(db(), dir_.filePath("no-such-moe-train"));
     setTinyLayer(view.form(), "4", "1");
