@@ -39,6 +39,9 @@ void CaptureMarkers::show(const std::vector<protocol::CaptureEvent>& captures) {
     auto* text = new QCPItemText(plot_);
     text->setText(QStringLiteral("◆"));
     text->setColor(kMarkerColor);
+    QFont big = text->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);  // a target for the pointer
+    text->setFont(big);
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
     text->position->setTypeX(QCPItemPosition::ptPlotCoords);
     text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);

@@ -110,6 +110,8 @@ class TestCaptureMarkers : public QObject {
     dashboard->pages()->setCurrentIndex(0);
     TimeSeriesPlot* loss = dashboard->training()->lossPlot();
     loss->replot();
+    if (const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR"); !shots.isEmpty())
+      QVERIFY(dashboard->grab().save(shots + "/capture-markers.png"));
     const QPoint at = dashboard->training()->captureMarkers()->labelPixel(2).toPoint();
     QTest::mouseClick(loss, Qt::LeftButton, Qt::NoModifier, at);
     QMenu* layers = nullptr;
