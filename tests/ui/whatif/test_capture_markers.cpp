@@ -1,6 +1,7 @@
 // A real run with telemetry.capture_every on the dashboard: the captured steps are markers on the
 // loss plot, live and replayed; the What-if menu lists each step's layers; a click on a marker
-// (a menu of the step's two layers) asks for that capture; the main window opens its What-if tab.
+// (a menu of the step's two layers) asks for that capture; the main window opens its What-if tab,
+// and one for a file opened by name.
 #include <QtTest>
 
 #include <QAction>
@@ -143,6 +144,12 @@ class TestCaptureMarkers : public QObject {
     emit dashboard->whatIfRequested(run_dir_, 2, 0, capture);
     QCOMPARE(window.tabs()->count(), tabs);
     QCOMPARE(window.tabs()->currentWidget(), view);
+
+    // File > Open Routing Tensors… with a file of one layer: its header is read, then the tab.
+    window.openRoutingTensors(run_dir_ + "/captures/step-4/layer-1.safetensors");
+    QTRY_COMPARE(window.tabs()->count(), tabs + 1);
+    QCOMPARE(window.tabs()->tabText(window.tabs()->currentIndex()),
+             QString("What-if: layer-1.safetensors"));
   }
 };
 
