@@ -482,6 +482,76 @@ class TestRunReport : public QObject {
     QVERIFY(html.contains("#1 report-test") && html.contains("#2 report-ranks"));
   }
 
+  // The dashboard's rules after every logged step: a layer that collapses for a while and
+  // recovers, and a rank that is slower for a while, each give one episode with its steps. (The
+  // collapse starts after 20 logged steps: earlier, the rule for short runs warns sooner.)
+  void warningsRaisedDuringTheRunAreListed() {
+    const QString dir = path("warned");
+    QVERIFY(QDir().mkpath(dir));
+    std::string lines;
+    const auto add = [&](const auto& event) {
+      lines += protocol::event_line(protocol::to_json(event)) + "\n";
+    };
+    protocol::RunStartEvent start;
+    start.run_id = "warned";
+    start.world_size = 2;
+    add(start);
+    for (int64_t step = 1; step <= 60; ++step) {
+      protocol::StepEvent s;
+      s.t = 0.1 * double(step);
+      s.step = step;
+      s.loss = 1;
+      add(s);
+      protocol::ExpertLoadEvent load;
+      load.t = s.t;
+      load.step = step;
+      load.counts = {10, 10, 10, 10};
+      load.kept = load.counts;
+      load.importance = {0.25, 0.25, 0.25, 0.25};
+      load.capacity = 16;
+      load.max_over_mean = 1;
+      load.load_entropy = step >= 25 && step <= 50 ? 0.2 : 0.95;  // collapsed at steps 25..50
+      add(load);
+      protocol::RanksEvent ranks;
+      ranks.t = s.t;
+      ranks.step = step;
+      ranks.ranks = {{0, "a", 100, 80, 10, 10, 64, 1 << 20},
+                     {1, "b", step <= 30 ? 150.0 : 100.0, 80, 10, 10, 64, 1 << 20}};
+      add(ranks);
+    }
+    protocol::RunEndEvent end;
+    end.t = 7;
+    end.steps = 60;
+    add(end);
+    QFile file(QDir(dir).filePath("metrics.jsonl"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(lines));
+    file.close();
+
+    const RunReport r = load(dir);
+    QCOMPARE(r.routing_warnings.size(), size_t{1});
+    const WarningEpisode& collapse = r.routing_warnings[0];
+    QCOMPARE(QString::fromStdString(collapse.subject), QStringLiteral("layer 0: collapse"));
+    QCOMPARE(collapse.since_step, int64_t{25});
+    QCOMPARE(collapse.raised_step, int64_t{44});  // 20 logged steps in a row
+    QVERIFY(collapse.cleared_step);
+    QCOMPARE(*collapse.cleared_step, int64_t{51});
+    QCOMPARE(r.rank_warnings.size(), size_t{1});
+    const WarningEpisode& slow = r.rank_warnings[0];
+    QCOMPARE(QString::fromStdString(slow.subject), QStringLiteral("rank 1 (b)"));
+    QCOMPARE(slow.raised_step, int64_t{5});  // the first window of 5 rows
+    QVERIFY(slow.cleared_step);
+    QCOMPARE(*slow.cleared_step, int64_t{35});  // 15 of the last 20 rows slow: below 80 %
+
+    QString error;
+    QVERIFY2(writeRunReport(r, path("warned.html"), &error), qPrintable(error));
+    const QString html = readText(path("warned.html"));
+    QVERIFY(
+        html.contains("<td>layer 0: collapse</td><td class=\"num\">44</td><td "
+                      "class=\"num\">25</td><td class=\"num\">51</td>"));
+    QVERIFY(html.contains("<td>rank 1 (b)</td><td class=\"num\">5</td>"));
+  }
+
   void exportCommandRunsWithoutADisplay() {
     auto result = studio({"--export-report", run_dir_, path("cli.html")});
     QVERIFY2(result.exit_code == 0, qPrintable(result.output));
