@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
+#include "widgets/plot_export.h"
 
 namespace moe::ui {
 
@@ -85,6 +87,14 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
   auto* history_buttons = new QHBoxLayout;
   for (QPushButton* b : {show_, compare_, export_, delete_}) history_buttons->addWidget(b);
   side->addLayout(history_buttons);
+  export_charts_ = new QPushButton(tr("Export charts…"), left);
+  export_charts_->setToolTip(
+      tr("The four charts shown, as PNG, SVG or PDF (each chart's context "
+         "menu exports it alone)"));
+  auto* chart_buttons = new QHBoxLayout;
+  chart_buttons->addStretch();
+  chart_buttons->addWidget(export_charts_);
+  side->addLayout(chart_buttons);
 
   // Right: the table above the charts.
   model_ = new SweepTableModel(this);
@@ -159,6 +169,7 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
   });
   connect(compare_, &QPushButton::clicked, this, [this] { compareSweeps(checkedIds()); });
   connect(export_, &QPushButton::clicked, this, &ProfilerView::chooseCsvPath);
+  connect(export_charts_, &QPushButton::clicked, this, &ProfilerView::chooseChartsPath);
   connect(delete_, &QPushButton::clicked, this, [this] {
     if (QListWidgetItem* item = history_->currentItem()) {
       store_->remove(item->data(kIdRole).toLongLong());
@@ -252,6 +263,7 @@ void ProfilerView::updateButtons() {
   delete_->setEnabled(history_->currentItem() != nullptr && !running);
   compare_->setEnabled(checkedIds().size() >= 2);
   export_->setEnabled(model_->rowCount() > 0);
+  export_charts_->setEnabled(!charts_->configLabels().isEmpty());
 }
 
 void ProfilerView::refreshHistory(const QList<SweepRecord>& records) {
@@ -353,6 +365,38 @@ bool ProfilerView::exportCsv(const QString& path, QString* error) const {
     return false;
   }
   return true;
+}
+
+bool ProfilerView::exportCharts(const QString& path, QString* error) const {
+  PlotFormat format;
+  if (!plotFormatForPath(path, &format) || format == PlotFormat::Csv) {
+    if (error) *error = path + tr(": give a .png, .svg or .pdf file name");
+    return false;
+  }
+  const QFileInfo info(path);
+  const QString base = info.dir().filePath(info.completeBaseName());
+  const QString suffix = QLatin1Char('.') + info.suffix();
+  const QList<QPair<QCustomPlot*, QString>> charts{
+      {charts_->tokensPlot(), QStringLiteral("tokens")},
+      {charts_->tflopsPlot(), QStringLiteral("tflops")},
+      {charts_->efficiencyPlot(), QStringLiteral("efficiency")},
+      {charts_->phasesPlot(), QStringLiteral("phases")}};
+  for (const auto& [plot, name] : charts) {
+    if (!exportPlot(plot, base + QLatin1Char('-') + name + suffix, error)) return false;
+  }
+  return true;
+}
+
+void ProfilerView::chooseChartsPath() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export the charts"), QStringLiteral("sweep.png"),
+      tr("PNG images (*.png);;SVG drawings (*.svg);;PDF documents (*.pdf)"));
+  if (path.isEmpty()) return;
+  QString error;
+  status_->setText(
+      exportCharts(path, &error)
+          ? tr("Wrote the four charts beside %1 (-tokens, -tflops, -efficiency, -phases)").arg(path)
+          : tr("Not written: %1").arg(error));
 }
 
 void ProfilerView::chooseCsvPath() {

@@ -57,6 +57,9 @@ class ProfilerView : public QWidget {
   bool compareSweeps(const QList<qint64>& ids);
   // Writes the table shown now as CSV. False with *error.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
+  // Writes the four charts shown now, in the format of `path`'s suffix (.png, .svg, .pdf), as
+  // <name>-tokens, -tflops, -efficiency and -phases beside it. False with *error.
+  bool exportCharts(const QString& path, QString* error = nullptr) const;
 
  signals:
   // A sweep ended and its record was stored (id 0: the store refused it; see the status line).
@@ -71,6 +74,7 @@ class ProfilerView : public QWidget {
   QList<qint64> checkedIds() const;
   const SweepRecord* record(qint64 id) const;
   void chooseCsvPath();
+  void chooseChartsPath();
   void updateButtons();
 
   SweepForm* form_;
@@ -87,6 +91,7 @@ class ProfilerView : public QWidget {
   QPushButton* show_;
   QPushButton* compare_;
   QPushButton* export_;
+  QPushButton* export_charts_;
   QPushButton* delete_;
   BenchProcess* process_;
   SweepStoreWorker* store_;

@@ -24,7 +24,6 @@
 #include "profiler/profiler_view.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
-#include "widgets/plot_export.h"
 #include "window/main_window.h"
 
 namespace moe::ui {
@@ -177,13 +176,20 @@ class TestProfilerView : public QObject {
     QCOMPARE(rows[2][rate].toDouble(), model->results()[1].train_tokens_per_s);
     QCOMPARE(rows[1][rows[0].indexOf(QLatin1String("moe.experts"))], QStringLiteral("4"));
 
-    // The charts export as PNG and SVG.
-    for (const char* name : {"phases.png", "tokens.svg"}) {
-      QCustomPlot* plot =
-          QByteArray(name).startsWith("phases") ? charts->phasesPlot() : charts->tokensPlot();
-      QVERIFY2(exportPlot(plot, dir_.filePath(name), &error), qPrintable(error));
-      QVERIFY(QFileInfo(dir_.filePath(name)).size() > 1000);
+    // The four charts export as PNG and as SVG; a CSV name is refused.
+    for (const char* suffix : {"png", "svg"}) {
+      QVERIFY2(view.exportCharts(dir_.filePath(QStringLiteral("charts.%1").arg(suffix)), &error),
+               qPrintable(error));
+      for (const char* chart : {"tokens", "tflops", "efficiency", "phases"}) {
+        const QString file = dir_.filePath(QStringLiteral("charts-%1.%2").arg(chart, suffix));
+        QVERIFY2(QFileInfo(file).size() > 1000, qPrintable(file));
+      }
     }
+    QFile svg(dir_.filePath("charts-phases.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QVERIFY(!view.exportCharts(dir_.filePath("charts.csv"), &error));
+    QVERIFY(error.contains(QLatin1String(".svg")));
 
     // A second sweep (top-k 2), then both compared by config label.
     setTinyLayer(view.form(), "4, 8", "2");
