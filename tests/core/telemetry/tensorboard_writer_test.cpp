@@ -3,13 +3,13 @@
 #include "telemetry/tensorboard_writer.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
+#include "../train/temp_dir.h"
 #include "event_file_reader.h"
 
 namespace moe {
@@ -17,15 +17,9 @@ namespace {
 
 class TensorBoardWriterTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tb-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string tb_dir() const { return (dir_ / "run" / "tensorboard").string(); }
+  std::string tb_dir() const { return (dir_.path() / "run" / "tensorboard").string(); }
 
-  std::filesystem::path dir_;
+  train::test::TempDir dir_;
 };
 
 TEST_F(TensorBoardWriterTest, FileNameIsTheOneTensorBoardGlobs) {
@@ -73,8 +67,8 @@ TEST_F(TensorBoardWriterTest, SecondWriterStartsAnotherFile) {
 }
 
 TEST_F(TensorBoardWriterTest, UnwritableDirectoryIsNamed) {
-  std::filesystem::create_directories(dir_ / "run");
-  std::ofstream((dir_ / "run" / "tensorboard").string()) << "a file, not a directory";
+  std::filesystem::create_directories(dir_.path() / "run");
+  std::ofstream((dir_.path() / "run" / "tensorboard").string()) << "a file, not a directory";
   try {
     TensorBoardWriter w(tb_dir(), "h");
     FAIL() << "no error";

@@ -3,12 +3,12 @@
 #include "telemetry/tfrecord_writer.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include "../train/temp_dir.h"
 #include "event_file_reader.h"
 #include "telemetry/crc32c.h"
 
@@ -17,15 +17,9 @@ namespace {
 
 class TfRecordTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tfrecord-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::string file(const std::string& name) const { return dir_ / name; }
 
-  std::filesystem::path dir_;
+  train::test::TempDir dir_;
 };
 
 std::string slurp(const std::string& path) {
