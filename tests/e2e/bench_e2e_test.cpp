@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "process.h"
+#include "tiny_bench.h"
 
 namespace moe::test {
 namespace {
@@ -62,29 +63,9 @@ TEST(BenchCommand, SweepWritesOneJsonObjectPerConfig) {
 TEST(BenchCommand, NaiveBaselineAgreesInEveryCapacityRegime) {
   TempDir dir;
   auto json_path = dir.file("bench.json");
-  auto r = run_moe_train({"bench",
-                          "--set",
-                          "model.dim=16",
-                          "--set",
-                          "moe.hidden=32",
-                          "--set",
-                          "model.seq_len=8",
-                          "--set",
-                          "train.batch_size=6",
-                          "--set",
-                          "moe.experts=4",
-                          "--set",
-                          "moe.top_k=2",
-                          "--sweep",
-                          "moe.capacity_factor=0.5,0,-0.75",
-                          "--sweep",
-                          "moe.gate=top,cosine",
-                          "--iters",
-                          "2",
-                          "--min-time",
-                          "0",
-                          "--json",
-                          json_path});
+  auto r = run_moe_train(tiny_bench(6, {"--set", "moe.experts=4", "--set", "moe.top_k=2", "--sweep",
+                                        "moe.capacity_factor=0.5,0,-0.75", "--sweep",
+                                        "moe.gate=top,cosine", "--json", json_path}));
   ASSERT_EQ(r.exit_status, 0) << r.err;
   nlohmann::json results;
   std::ifstream(json_path) >> results;
@@ -100,10 +81,7 @@ TEST(BenchCommand, NaiveBaselineAgreesInEveryCapacityRegime) {
 TEST(BenchCommand, WithoutNaiveNoBaselineFiguresAndFixedBlasThreads) {
   TempDir dir;
   auto json_path = dir.file("bench.json");
-  auto r = run_moe_train({"bench", "--set", "model.dim=16", "--set", "moe.hidden=32", "--set",
-                          "model.seq_len=8", "--set", "train.batch_size=4", "--no-naive",
-                          "--blas-threads", "1", "--iters", "2", "--min-time", "0", "--json",
-                          json_path});
+  auto r = run_moe_train(tiny_bench(4, {"--no-naive", "--blas-threads", "1", "--json", json_path}));
   ASSERT_EQ(r.exit_status, 0) << r.err;
   nlohmann::json results;
   std::ifstream(json_path) >> results;
