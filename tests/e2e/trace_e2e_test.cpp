@@ -48,18 +48,19 @@ nlohmann::json traced_config() {
   return c;
 }
 
-nlohmann::json read_trace(const std::string& run_dir) {
-  const std::string text = read_file(run_dir + "/trace.json");
-  EXPECT_FALSE(text.empty()) << "no trace.json in " << run_dir;
-  return nlohmann::json::parse(text);  // throws, failing the test, when it does not parse
+// trace.json of traced_config() run in dir/<name> on `ranks` ranks; its time unit is checked.
+nlohmann::json traced_run(const TempDir& dir, int ranks, const std::string& name) {
+  const RankRun run = run_on_ranks(dir, traced_config(), ranks, name);
+  const std::string text = read_file(run.dir + "/trace.json");
+  EXPECT_FALSE(text.empty()) << "no trace.json in " << run.dir;
+  nlohmann::json trace = nlohmann::json::parse(text);  // throws, failing the test, if unparsable
+  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
+  return trace;
 }
 
 TEST(TraceRun, OneProcessIsRankZeroWithCounters) {
   TempDir dir;
-  const RankRun run = run_on_ranks(dir, traced_config(), 1, "one");
-  const nlohmann::json trace = read_trace(run.dir);
-  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
-  TraceSummary s = summarize(trace);
+  TraceSummary s = summarize(traced_run(dir, 1, "one"));
   ASSERT_EQ(s.process_names.size(), 1u);
   EXPECT_EQ(s.process_names.at(0).rfind("rank 0 (", 0), 0u) << s.process_names.at(0);
   EXPECT_TRUE(s.spans[0].count("step"));
@@ -70,9 +71,7 @@ TEST(TraceRun, OneProcessIsRankZeroWithCounters) {
 
 TEST(TraceRun, TwoRanksAreTwoProcessesInOneTrace) {
   TempDir dir;
-  const RankRun run = run_on_ranks(dir, traced_config(), 2, "two");
-  const nlohmann::json trace = read_trace(run.dir);
-  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
+  const nlohmann::json trace = traced_run(dir, 2, "two");
   TraceSummary s = summarize(trace);
   ASSERT_EQ(s.process_names.size(), 2u) << trace.dump().substr(0, 2000);
   for (int rank : {0, 1}) {
@@ -92,7 +91,7 @@ TEST(TraceRun, TwoRanksAreTwoProcessesInOneTrace) {
   }
   EXPECT_EQ(throughput_samples, 2 * 3);
   // The ranks' own files were merged and removed.
-  EXPECT_FALSE(std::filesystem::exists(run.dir + "/trace.rank1.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("two") + "/trace.rank1.json"));
 }
 
 }  // namespace
