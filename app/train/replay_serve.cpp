@@ -1,6 +1,8 @@
 #include "replay_serve.h"
 
 #include <chrono>
+#include <iostream>
+#include <string>
 #include <utility>
 
 #include "protocol/config_validation.h"
@@ -36,6 +38,45 @@ std::string line_dump(const ordered& j) {
   return j.dump(-1, ' ', false, ordered::error_handler_t::replace);
 }
 
+ordered error_answer(const json& id, const std::string& message) {
+  ordered j;
+  j["id"] = id;
+  j["error"] = message;
+  return j;
+}
+
+// A request is a few hundred bytes; a longer line is refused without being kept whole.
+constexpr size_t kMaxRequestBytes = size_t{1} << 20;
+
+enum class LineRead { kLine, kTooLong, kEnd };
+
+// The next line of `in` without its '\n' (a last line may lack it). Of a line longer than
+// kMaxRequestBytes only that much is kept, the rest is read and dropped.
+LineRead read_request_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  bool any = false, too_long = false;
+  for (int c; (c = buf->sbumpc()) != std::char_traits<char>::eof();) {
+    any = true;
+    if (c == '\n') break;
+    if (line.size() < kMaxRequestBytes) {
+      line.push_back(static_cast<char>(c));
+    } else {
+      too_long = true;
+    }
+  }
+  if (!any) return LineRead::kEnd;
+  return too_long ? LineRead::kTooLong : LineRead::kLine;
+}
+
+// false when `out` can no longer be written (the reader went away): the server then stops.
+bool write_line(std::ostream& out, const ordered& j) {
+  out << line_dump(j) << '\n' << std::flush;
+  if (out) return true;
+  std::cerr << "moe-train replay --serve: cannot write the answers to stdout; stopping\n";
+  return false;
+}
+
 class ReplayServer {
  public:
   explicit ReplayServer(ReplayLayer r) : r_(std::move(r)) {
@@ -56,10 +97,7 @@ class ReplayServer {
     try {
       return route(parse(line, line_number));
     } catch (const RequestError& e) {
-      ordered j;
-      j["id"] = e.id;
-      j["error"] = e.message;
-      return j;
+      return error_answer(e.id, e.message);
     }
   }
 
@@ -187,14 +225,20 @@ class ReplayServer {
 int serve_replay(const std::string& config_file, const std::string& tensors_file,
                  const std::string& prefix, std::istream& in, std::ostream& out) {
   ReplayServer server(load_replay_layer(config_file, tensors_file, prefix));
-  out << line_dump(server.ready()) << '\n' << std::flush;
+  if (!write_line(out, server.ready())) return 1;
   std::string line;
   int64_t line_number = 0;
-  while (std::getline(in, line)) {
+  for (LineRead read; (read = read_request_line(in, line)) != LineRead::kEnd;) {
     ++line_number;
+    if (read == LineRead::kTooLong) {
+      const std::string why = "line " + std::to_string(line_number) + ": longer than " +
+                              std::to_string(kMaxRequestBytes) + " bytes";
+      if (!write_line(out, error_answer(nullptr, why))) return 1;
+      continue;
+    }
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines ask nothing
-    out << line_dump(server.answer(line, line_number)) << '\n' << std::flush;
+    if (!write_line(out, server.answer(line, line_number))) return 1;
   }
   return 0;
 }

@@ -10,7 +10,7 @@ namespace moe::train {
 
 // Prints {"ready":true,"experts":E,"tokens":N,"dim":M}, answers until the end of `in` and returns
 // 0. Loading errors throw InputError (exit 2) before the ready line; a bad request is answered
-// with {"id":..,"error":".."} and the server goes on.
+// with {"id":..,"error":".."} and the server goes on. Returns 1 when `out` cannot be written.
 int serve_replay(const std::string& config_file, const std::string& tensors_file,
                  const std::string& prefix, std::istream& in, std::ostream& out);
 

@@ -1,6 +1,7 @@
 #include "train/layer_capture.h"
 
 #include <filesystem>
+#include <limits>
 #include <system_error>
 
 #include "runtime/error_text.h"
@@ -44,6 +45,12 @@ int64_t file_bytes_bound(const io::TensorMap& tensors) {
   return bytes;
 }
 
+// Saturates: a limit past what int64 holds in bytes is no limit.
+int64_t mib_to_bytes(int64_t mib) {
+  return mib > std::numeric_limits<int64_t>::max() / kMiB ? std::numeric_limits<int64_t>::max()
+                                                          : mib * kMiB;
+}
+
 std::string mib(int64_t bytes) {
   return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
 }
@@ -55,7 +62,7 @@ LayerCapture::LayerCapture(const protocol::TelemetryConfig& config, const std::s
                            dist::ProcessGroup& group, protocol::TelemetryWriter& telemetry,
                            RunLog& log)
     : every_(config.capture_every),
-      max_bytes_(config.capture_max_mb * kMiB),
+      max_bytes_(mib_to_bytes(config.capture_max_mb)),
       dir_(run_dir + "/captures"),
       shards_(shards),
       group_(group),
@@ -136,43 +143,53 @@ std::vector<io::TensorMap> LayerCapture::gather(int64_t step) {
   return files;
 }
 
-bool LayerCapture::write(int64_t step, const std::vector<io::TensorMap>& files) {
-  const std::string step_dir = dir_ + "/step-" + std::to_string(step);
-  const auto path = [&](size_t layer) {
-    return step_dir + "/layer-" + std::to_string(layer) + ".safetensors";
-  };
+std::string LayerCapture::file_path(int64_t step, size_t layer) const {
+  return dir_ + "/step-" + std::to_string(step) + "/layer-" + std::to_string(layer) +
+         ".safetensors";
+}
+
+bool LayerCapture::fits(int64_t step, const std::vector<io::TensorMap>& files) const {
   int64_t bound = 0;
   for (size_t i = 0; i < files.size(); ++i) {
-    bound += file_bytes_bound(files[i]) - file_bytes(path(i));  // a resumed run replaces its own
+    bound += file_bytes_bound(files[i]) - file_bytes(file_path(step, i));  // a resume replaces
   }
-  if (used_bytes_ + bound > max_bytes_) {
-    log_.warn("capturing stopped at step " + std::to_string(step) + ": its files (up to " +
-              mib(bound) + ") would take captures/ past telemetry.capture_max_mb (" +
-              std::to_string(max_bytes_ / kMiB) + " MiB; " + mib(used_bytes_) + " used)");
-    return false;
-  }
+  if (used_bytes_ + bound <= max_bytes_) return true;
+  log_.warn("capturing stopped at step " + std::to_string(step) + ": its files (up to " +
+            mib(bound) + ") would take captures/ past telemetry.capture_max_mb (" +
+            std::to_string(max_bytes_ / kMiB) + " MiB; " + mib(used_bytes_) + " used)");
+  return false;
+}
+
+protocol::CaptureEvent LayerCapture::write_file(int64_t step, size_t layer,
+                                                const io::TensorMap& file) {
+  const std::string path = file_path(step, layer);
+  const int64_t before = file_bytes(path);
+  io::write_safetensors(path, file);  // a temporary renamed into place
+  protocol::CaptureEvent e;
+  e.step = step;
+  e.layer = static_cast<int64_t>(layer);
+  e.path = relative_path(step, e.layer);
+  e.bytes = file_bytes(path);
+  e.tokens = file.at("input").size(0);
+  used_bytes_ += e.bytes - before;
+  return e;
+}
+
+bool LayerCapture::write(int64_t step, const std::vector<io::TensorMap>& files) {
+  if (!fits(step, files)) return false;
   std::vector<protocol::CaptureEvent> events;
+  bool written = true;
   try {
-    fs::create_directories(step_dir);
-    for (size_t i = 0; i < files.size(); ++i) {
-      const int64_t before = file_bytes(path(i));
-      io::write_safetensors(path(i), files[i]);  // a temporary renamed into place
-      protocol::CaptureEvent e;
-      e.step = step;
-      e.layer = static_cast<int64_t>(i);
-      e.path = relative_path(step, e.layer);
-      e.bytes = file_bytes(path(i));
-      e.tokens = files[i].at("input").size(0);
-      used_bytes_ += e.bytes - before;
-      events.push_back(std::move(e));
-    }
+    fs::create_directories(dir_ + "/step-" + std::to_string(step));
+    for (size_t i = 0; i < files.size(); ++i) events.push_back(write_file(step, i, files[i]));
   } catch (const std::exception& e) {
     log_.warn("capturing stopped: step " + std::to_string(step) +
               " could not be written: " + error_text(e));
-    return false;
+    written = false;
   }
+  // The files that reached the disk before a failure are announced too: they are complete.
   for (const auto& e : events) telemetry_.write_event(e);
-  return true;
+  return written;
 }
 
 void LayerCapture::after_step(int64_t step) {

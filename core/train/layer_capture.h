@@ -53,6 +53,11 @@ class LayerCapture {
   // Rank 0: writes the step's files and events unless they would pass the limit; false when
   // capturing ends (the limit, or a file that could not be written).
   bool write(int64_t step, const std::vector<io::TensorMap>& files);
+  // Whether the step's files stay within the limit (else a warning); rank 0.
+  bool fits(int64_t step, const std::vector<io::TensorMap>& files) const;
+  // Writes one layer's file; its event (written by the caller). Throws when it cannot be written.
+  protocol::CaptureEvent write_file(int64_t step, size_t layer, const io::TensorMap& file);
+  std::string file_path(int64_t step, size_t layer) const;
   void stop_observing();
 
   int64_t every_;

@@ -189,6 +189,64 @@ TEST(Capture, AResumedRunCountsItsEarlierCaptures) {
   EXPECT_NE(resumed.err.find("capturing stopped at step 4"), std::string::npos) << resumed.err;
 }
 
+// A limit whose bytes pass what int64 holds is no limit (it once wrapped negative and stopped
+// capturing at the first step).
+TEST(Capture, AHugeCaptureMaxMbIsNoLimit) {
+  TempDir dir;
+  nlohmann::json c = tiny_config("helloworld");
+  c["train"]["steps"] = 2;
+  c["telemetry"] = {{"capture_every", 1}, {"capture_max_mb", int64_t{9'000'000'000'000}}};
+  const RankRun run = run_on_ranks(dir, c, 1, "huge-limit");
+  EXPECT_EQ(events_of_type(run.events, "capture").size(), 2u) << run.err;
+  EXPECT_EQ(run.err.find("capturing stopped"), std::string::npos) << run.err;
+}
+
+// A step whose second file cannot be written (its name is taken by a directory) still announces
+// the first, which is on disk complete; capturing stops with a warning and training goes on.
+TEST(Capture, AFailedFileKeepsTheEventsOfTheFilesWrittenBeforeIt) {
+  TempDir dir;
+  nlohmann::json c = lm_capturing(2);
+  c["train"].update({{"steps", 2}, {"checkpoint_every", 2}});
+  const RankRun first = run_on_ranks(dir, c, 1, "blocked");
+  ASSERT_EQ(events_of_type(first.events, "capture").size(), 2u);
+  fs::create_directories(first.dir + "/captures/step-4/layer-1.safetensors/taken");
+  auto resumed = run_moe_train({"run", "--resume", first.dir, "--set", "train.steps=6"});
+  ASSERT_EQ(resumed.exit_status, 0) << resumed.err;
+  const auto events = events_of(resumed.out);
+  const auto captures = events_of_type(events, "capture");
+  ASSERT_EQ(captures.size(), 1u) << resumed.out;
+  EXPECT_EQ(captures[0].at("step"), 4);
+  EXPECT_EQ(captures[0].at("layer"), 0);
+  EXPECT_GT(captures[0].at("bytes").get<int64_t>(), 0);
+  EXPECT_EQ(
+      captures[0].at("bytes").get<int64_t>(),
+      static_cast<int64_t>(fs::file_size(first.dir + "/captures/step-4/layer-0.safetensors")));
+  EXPECT_NE(resumed.err.find("capturing stopped: step 4 could not be written"), std::string::npos)
+      << resumed.err;
+  EXPECT_FALSE(fs::exists(first.dir + "/captures/step-6"));
+  EXPECT_EQ(step_losses(events).size(), 4u);  // steps 3 to 6
+}
+
+// With train.grad_accum = 2 the file holds the step's first micro-batch (docs/PROTOCOL.md): its
+// tokens are half the step's, and its replay routes half the choices the step's expert_load sums.
+TEST(Capture, WithGradAccumTheFileHoldsTheFirstMicroBatch) {
+  TempDir dir;
+  nlohmann::json c = tiny_config("helloworld");
+  c["train"].update({{"steps", 1}, {"grad_accum", 2}});
+  c["telemetry"] = {{"capture_every", 1}};
+  const RankRun run = run_on_ranks(dir, c, 1, "accum");
+  const auto* capture = find_event(run.events, "capture", 1, 0);
+  const auto* load = find_event(run.events, "expert_load", 1, 0);
+  const auto* step = find_event(run.events, "step", 1, -1);
+  ASSERT_TRUE(capture && load && step);
+  EXPECT_EQ(2 * capture->at("tokens").get<int64_t>(), step->at("tokens").get<int64_t>());
+  const auto out = replay(run, capture->at("path"), dir, "accum-replay");
+  int64_t replayed = 0, reported = 0;
+  for (int64_t n : int64_values(out.at("expert_counts"))) replayed += n;
+  for (int64_t n : load->at("counts").get<std::vector<int64_t>>()) reported += n;
+  EXPECT_EQ(2 * replayed, reported);
+}
+
 TEST(Capture, TwoRanksWriteEveryExpertAndTheWholeBatch) {
   TempDir dir;
   const auto config = helloworld_f64();

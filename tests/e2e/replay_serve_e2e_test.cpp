@@ -57,8 +57,9 @@ class ServeProcess {
     }
   }
 
-  void send(const std::string& line) {
-    std::fputs((line + "\n").c_str(), to_);
+  void send(const std::string& line) { send_bytes(line + "\n"); }
+  void send_bytes(const std::string& bytes) {
+    std::fwrite(bytes.data(), 1, bytes.size(), to_);
     std::fflush(to_);
   }
   // The next line of stdout ("" at its end).
@@ -74,6 +75,11 @@ class ServeProcess {
   void close_input() {
     if (to_) std::fclose(to_);
     to_ = nullptr;
+  }
+  // The reader goes away: the server's next answer finds no one to read it.
+  void close_output() {
+    if (from_) std::fclose(from_);
+    from_ = nullptr;
   }
   int wait() {
     close_input();
@@ -224,6 +230,50 @@ TEST_F(ServeFixture, BadRequestsAreAnsweredAndTheServerGoesOn) {
   const json ok = serve.ask({{"id", 13}});
   expect_same_routing(one_shot(json::object()), ok);
   EXPECT_EQ(serve.wait(), 0) << serve.err();
+}
+
+// A line past 1 MiB is refused without being kept whole, and the next request is answered.
+TEST_F(ServeFixture, AHugeLineIsRefusedAndTheServerGoesOn) {
+  ServeProcess serve({"replay", "--serve", "--config", config_, "--tensors", tensors_});
+  serve.read_line();
+  serve.send("{\"id\": 1, \"pad\": \"" + std::string(3 << 20, 'x') + "\"}");
+  EXPECT_EQ(json::parse(serve.read_line()),
+            (json{{"id", nullptr}, {"error", "line 1: longer than 1048576 bytes"}}));
+  expect_same_routing(one_shot(json::object()), serve.ask({{"id", 2}}));
+  EXPECT_EQ(serve.wait(), 0) << serve.err();
+}
+
+// A last request without its newline is still a request.
+TEST_F(ServeFixture, TheEndOfInputMidLineEndsTheLastRequest) {
+  ServeProcess serve({"replay", "--serve", "--config", config_, "--tensors", tensors_});
+  serve.read_line();
+  serve.send_bytes(R"({"id": 5})");
+  serve.close_input();
+  const json last = json::parse(serve.read_line());
+  EXPECT_EQ(last.at("id"), 5);
+  expect_same_routing(one_shot(json::object()), last);
+  EXPECT_EQ(serve.read_line(), "");
+  EXPECT_EQ(serve.wait(), 0) << serve.err();
+}
+
+// With SIGPIPE ignored (inherited from a parent that ignores it), a closed stdout stops the
+// server with exit 1 and a message instead of leaving it computing answers no one reads.
+TEST_F(ServeFixture, AClosedStdoutStopsTheServer) {
+  struct sigaction ignore {
+  }, before{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &before);
+  {
+    ServeProcess serve({"replay", "--serve", "--config", config_, "--tensors", tensors_});
+    serve.read_line();
+    serve.close_output();
+    serve.send(R"({"id": 1})");
+    serve.send(R"({"id": 2})");  // may find the server gone: EPIPE here, not a signal
+    EXPECT_EQ(serve.wait(), 1) << serve.err();
+    EXPECT_NE(serve.err().find("cannot write the answers to stdout"), std::string::npos)
+        << serve.err();
+  }
+  sigaction(SIGPIPE, &before, nullptr);
 }
 
 TEST_F(ServeFixture, LoadingErrorsExitTwoBeforeTheReadyLine) {
