@@ -1,6 +1,7 @@
 // One routing's demand per expert (a replay answer): each bar split where the capacity cuts it,
 // kept in blue and dropped in vermillion stacked on top, the capacity as a dashed line, as the
-// dashboard's Expert load bars draw a step. The title names the setting and the dropped share.
+// dashboard's Expert load bars draw a step (both with widgets/kept_dropped_bars.h). The title
+// names the setting and the dropped share.
 #pragma once
 
 #include <QString>
@@ -8,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include "whatif/replay_answer.h"
+#include "widgets/kept_dropped_bars.h"
 
 namespace moe::ui {
 
@@ -25,17 +27,14 @@ class RoutingBars : public QCustomPlot {
   void setTop(double top);
   double highest() const { return highest_; }  // the highest bar or capacity drawn
 
-  QCPBars* keptBars() const { return kept_; }
-  QCPBars* droppedBars() const { return dropped_; }
-  QCPGraph* capacityLine() const { return capacity_; }
+  QCPBars* keptBars() const { return bars_.kept; }
+  QCPBars* droppedBars() const { return bars_.dropped; }
+  QCPGraph* capacityLine() const { return bars_.capacity; }
   QString title() const;
 
  private:
   QString heading_;
-  QCPBars* kept_;
-  QCPBars* dropped_;
-  QCPGraph* capacity_;
-  QCPTextElement* title_;
+  KeptDroppedBars bars_;
   double highest_ = 0;
 };
 

@@ -1,6 +1,8 @@
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/curve_decimator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/curve_decimator.h
+  ${CMAKE_CURRENT_LIST_DIR}/kept_dropped_bars.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/kept_dropped_bars.h
   ${CMAKE_CURRENT_LIST_DIR}/plot_csv.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot_export.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot_export.h
