@@ -36,62 +36,25 @@ QString adaptiveRLogLine(const protocol::AdaptiveREvent& e) {
   return line;
 }
 
-AdaptiveRMarkers::AdaptiveRMarkers(TimeSeriesPlot* plot) : QObject(plot), plot_(plot) {
-  // Placed for each drawing, so an x mode switch (step / wall time) moves them along.
-  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { place(); });
-}
+AdaptiveRMarkers::AdaptiveRMarkers(TimeSeriesPlot* plot)
+    : StepMarkers(plot, kMarkerColor, Qt::DashLine, /*label_y=*/0.02) {}
 
 void AdaptiveRMarkers::show(const std::vector<protocol::AdaptiveREvent>& decisions) {
   if (sameDecisions(decisions, shown_)) return;
   shown_ = decisions;
-  for (QCPItemStraightLine* line : lines_) plot_->removeItem(line);
-  for (QCPItemText* text : labels_) plot_->removeItem(text);
-  lines_.clear();
-  labels_.clear();
+  clear();
   for (const protocol::AdaptiveREvent& e : shown_) {
-    auto* line = new QCPItemStraightLine(plot_);
-    line->setPen(QPen(kMarkerColor, 1, Qt::DashLine));
-    line->setSelectable(false);  // presses go through to the axis rect's drag
-    for (QCPItemPosition* p : {line->point1, line->point2}) {
-      p->setTypeX(QCPItemPosition::ptPlotCoords);
-      p->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    }
-    auto* text = new QCPItemText(plot_);
+    QCPItemText* text = add(e.step, e.t);
     text->setText(QString("r=%1").arg(e.r));
-    text->setColor(kMarkerColor);
     text->setBrush(QBrush(QColor(255, 255, 255, 200)));
     text->setPadding(QMargins(2, 0, 2, 0));
     text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    text->setSelectable(false);
-    lines_.push_back(line);
-    labels_.push_back(text);
   }
-  place();
-  plot_->requestReplot();
-}
-
-void AdaptiveRMarkers::place() {
-  for (int i = 0; i < count(); ++i) {
-    const double at = key(i);
-    lines_[i]->point1->setCoords(at, 0);
-    lines_[i]->point2->setCoords(at, 1);
-    labels_[i]->position->setCoords(at, 0.02);
-  }
+  plot()->requestReplot();
 }
 
 QString AdaptiveRMarkers::label(int marker) const {
-  return labels_[marker]->text();
-}
-
-double AdaptiveRMarkers::x(int marker) const {
-  return lines_[marker]->point1->coords().x();
-}
-
-double AdaptiveRMarkers::key(int marker) const {
-  const protocol::AdaptiveREvent& e = shown_[static_cast<size_t>(marker)];
-  return plot_->xMode() == TimeSeriesPlot::XMode::Step ? static_cast<double>(e.step) : e.t;
+  return labelItem(marker)->text();
 }
 
 }  // namespace moe::ui

@@ -23,6 +23,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.h
   ${CMAKE_CURRENT_LIST_DIR}/slow_rank.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slow_rank.h
+  ${CMAKE_CURRENT_LIST_DIR}/step_markers.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/step_markers.h
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.h
 )
