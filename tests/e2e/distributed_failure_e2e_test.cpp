@@ -5,7 +5,6 @@
 #include <signal.h>
 
 #include <filesystem>
-#include <regex>
 
 #include "distributed_fixtures.h"
 
@@ -20,13 +19,6 @@ nlohmann::json long_run(int ranks) {
   c["train"].update({{"steps", 1000000}, {"batch_size", 8}});
   c["parallel"] = {{"nproc", ranks}, {"timeout_s", 30}};
   return c;
-}
-
-// The pid a rank logged at its start ("rank 1 of 2 on host (pid 1234)"), or -1.
-int logged_pid(const std::string& log) {
-  std::smatch m;
-  static const std::regex pid(R"(rank \d+ of \d+ on .* \(pid (\d+)\))");
-  return std::regex_search(log, m, pid) ? std::stoi(m[1]) : -1;
 }
 
 bool alive(int pid) {

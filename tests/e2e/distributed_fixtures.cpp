@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 
 namespace moe::test {
 
@@ -78,6 +79,12 @@ void expect_same_training(const RankRun& expected, const RankRun& actual) {
       {"counts", "kept", "capacity", "dropped_frac", "cv", "max_over_mean", "load_entropy",
        "router_entropy", "dead_experts", "importance", "l_aux", "z_loss"});
   expect_same_events(expected, actual, "eval", {"loss", "accuracy"});
+}
+
+int logged_pid(const std::string& log) {
+  std::smatch m;
+  static const std::regex pid(R"(rank \d+ of \d+ on .* \(pid (\d+)\))");
+  return std::regex_search(log, m, pid) ? std::stoi(m[1]) : -1;
 }
 
 }  // namespace moe::test

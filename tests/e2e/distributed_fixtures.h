@@ -25,6 +25,9 @@ RankRun run_on_ranks(const TempDir& dir, const nlohmann::json& config, int ranks
 // The args of `moe-train launch --nproc-per-node ranks -- <run_args>`.
 std::vector<std::string> launch_args(int ranks, const std::vector<std::string>& run_args);
 
+// The pid a rank logged at its start ("rank 1 of 2 on host (pid 1234)") in its stderr log, or -1.
+int logged_pid(const std::string& log);
+
 // Same steps with the same losses, gradient norms and load metrics (relative 1e-9: float64 runs
 // that differ only in the order of sums), and the same eval results.
 void expect_same_training(const RankRun& expected, const RankRun& actual);

@@ -2,6 +2,8 @@
 // rank ("rank <i> (<host>)"), with each rank's spans and counters (tokens/s, dropped share).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -92,6 +94,31 @@ TEST(TraceRun, TwoRanksAreTwoProcessesInOneTrace) {
   EXPECT_EQ(throughput_samples, 2 * 3);
   // The ranks' own files were merged and removed.
   EXPECT_FALSE(std::filesystem::exists(dir.file("two") + "/trace.rank1.json"));
+}
+
+// A rank killed mid-run: rank 0 fails the run and still writes trace.json with its own process,
+// and its log names the rank whose trace it lacks.
+TEST(TraceRun, AKilledRankLeavesRankZerosTrace) {
+  TempDir dir;
+  nlohmann::json c = traced_config();
+  c["train"]["steps"] = 1000000;
+  c["parallel"] = {{"nproc", 2}, {"timeout_s", 30}};
+  const std::string run = dir.file("killed");
+  MoeTrainProcess launcher(
+      launch_args(2, {"run", "--config", write_config(dir, "c.json", c), "--run-dir", run}));
+  ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 3));
+  const int rank1 = logged_pid(read_file(run + "/stderr.rank1.log"));
+  ASSERT_GT(rank1, 0);
+  ASSERT_EQ(kill(rank1, SIGKILL), 0);
+  const auto result = launcher.wait();
+  ASSERT_NE(result.exit_status, 0);
+  const std::string text = read_file(run + "/trace.json");
+  ASSERT_FALSE(text.empty()) << "no trace.json\n" << read_file(run + "/stderr.log");
+  const TraceSummary s = summarize(nlohmann::json::parse(text));
+  ASSERT_EQ(s.process_names.size(), 1u);
+  EXPECT_EQ(s.process_names.at(0).rfind("rank 0 (", 0), 0u) << s.process_names.at(0);
+  EXPECT_NE(read_file(run + "/stderr.log").find("trace.json lacks rank 1"), std::string::npos)
+      << read_file(run + "/stderr.log");
 }
 
 }  // namespace
