@@ -1,31 +1,17 @@
 #include "profiler/sweep_store.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QStandardPaths>
 #include <QVariant>
-
-#include <atomic>
 
 #include "launch/worker_task.h"
 
 namespace moe::ui {
 
 namespace {
-
-std::atomic<int> g_next_connection{0};
-
-bool hasSqliteHeader(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return false;
-  return file.read(16) == QByteArray("SQLite format 3\0", 16);
-}
 
 const char* const kColumns = "id, started_at, status, message, program, seconds, spec, results";
 
@@ -58,51 +44,23 @@ QString SweepRecord::title() const {
 }
 
 SweepStore::SweepStore(QString db_path)
-    : db_path_(std::move(db_path)),
-      connection_(QStringLiteral("moe_sweep_store_%1").arg(g_next_connection++)) {}
-
-SweepStore::~SweepStore() {
-  if (!QSqlDatabase::contains(connection_)) return;
-  {
-    QSqlDatabase db = QSqlDatabase::database(connection_, false);
-    db.close();
-  }  // the last handle must be gone before removeDatabase
-  QSqlDatabase::removeDatabase(connection_);
-}
+    : file_(std::move(db_path), QStringLiteral("moe_sweep_store")) {}
 
 QString SweepStore::defaultPath() {
-  return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-         QStringLiteral("/moe-studio/profiler.db");
+  return SqliteFile::defaultPath(QStringLiteral("profiler.db"));
 }
 
 bool SweepStore::open(QString* error) {
   if (open_) return true;
-  auto fail = [&](const QString& message) {
-    if (error) *error = db_path_ + QStringLiteral(": ") + message;
-    return false;
-  };
-  const QFileInfo info(db_path_);
-  if (info.exists() && !info.isFile()) return fail(QStringLiteral("not a file"));
-  if (info.exists() && info.size() > 0 && !hasSqliteHeader(db_path_)) {
-    return fail(QStringLiteral("not a SQLite database (the file was left as it is)"));
-  }
-  if (!QDir().mkpath(info.absolutePath())) {
-    return fail(QStringLiteral("cannot create the folder ") + info.absolutePath());
-  }
-  QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection_);
-  if (!db.isValid()) return fail(QStringLiteral("the Qt SQLite driver (QSQLITE) is not available"));
-  db.setDatabaseName(db_path_);
-  db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
-  if (!db.open()) return fail(db.lastError().text());
-  QSqlQuery q(db);
-  if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'"))) {
-    return fail(q.lastError().text());
-  }
+  if (!file_.open(error)) return false;
+  auto fail = [&](const QString& message) { return file_.fail(message, error); };
   QStringList tables;
-  while (q.next()) tables << q.value(0).toString();
+  QString message;
+  if (!file_.tables(&tables, &message)) return fail(message);
   if (!tables.isEmpty() && !tables.contains(QStringLiteral("sweeps"))) {
     return fail(QStringLiteral("a SQLite database of another program (no sweeps table)"));
   }
+  QSqlQuery q(file_.database());
   if (tables.contains(QStringLiteral("meta"))) {
     q.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
     const int version = q.next() ? q.value(0).toInt() : 0;
@@ -130,12 +88,12 @@ bool SweepStore::open(QString* error) {
 
 qint64 SweepStore::insert(const SweepRecord& record, QString* error) {
   if (!open_) {
-    if (error) *error = db_path_ + QStringLiteral(": the sweep store is not open");
+    if (error) *error = file_.path() + QStringLiteral(": the sweep store is not open");
     return 0;
   }
   QJsonArray results;
   for (const BenchResult& r : record.results) results.append(r.json);
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.prepare(
       QStringLiteral("INSERT INTO sweeps (started_at, status, message, program, seconds, "
                      "configs, spec, results) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
@@ -148,7 +106,7 @@ qint64 SweepStore::insert(const SweepRecord& record, QString* error) {
   q.addBindValue(QJsonDocument(sweepSpecToJson(record.spec)).toJson(QJsonDocument::Compact));
   q.addBindValue(QJsonDocument(results).toJson(QJsonDocument::Compact));
   if (!q.exec()) {
-    if (error) *error = db_path_ + QStringLiteral(": ") + q.lastError().text();
+    if (error) *error = file_.path() + QStringLiteral(": ") + q.lastError().text();
     return 0;
   }
   return q.lastInsertId().toLongLong();
@@ -156,7 +114,7 @@ qint64 SweepStore::insert(const SweepRecord& record, QString* error) {
 
 bool SweepStore::remove(qint64 id) {
   if (!open_) return false;
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.prepare(QStringLiteral("DELETE FROM sweeps WHERE id = ?"));
   q.addBindValue(id);
   return q.exec() && q.numRowsAffected() > 0;
@@ -165,7 +123,7 @@ bool SweepStore::remove(qint64 id) {
 QList<SweepRecord> SweepStore::all() const {
   QList<SweepRecord> out;
   if (!open_) return out;
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   if (!q.exec(QStringLiteral("SELECT %1 FROM sweeps ORDER BY started_at DESC, id DESC")
                   .arg(QLatin1String(kColumns)))) {
     return out;
@@ -176,7 +134,7 @@ QList<SweepRecord> SweepStore::all() const {
 
 std::optional<SweepRecord> SweepStore::find(qint64 id) const {
   if (!open_) return std::nullopt;
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.prepare(QStringLiteral("SELECT %1 FROM sweeps WHERE id = ?").arg(QLatin1String(kColumns)));
   q.addBindValue(id);
   if (!q.exec() || !q.next()) return std::nullopt;

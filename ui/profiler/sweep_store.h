@@ -17,6 +17,7 @@
 
 #include "profiler/bench_result.h"
 #include "profiler/sweep_spec.h"
+#include "storage/sqlite_file.h"
 
 namespace moe::ui {
 
@@ -39,12 +40,11 @@ class SweepStore {
   static constexpr int kSchemaVersion = 1;
 
   explicit SweepStore(QString db_path);
-  ~SweepStore();
   SweepStore(const SweepStore&) = delete;
   SweepStore& operator=(const SweepStore&) = delete;
 
   static QString defaultPath();  // <GenericDataLocation>/moe-studio/profiler.db
-  QString path() const { return db_path_; }
+  QString path() const { return file_.path(); }
 
   // Opens (creating the file, its folder and the schema). False with *error naming the file when
   // it is not a SQLite database, belongs to another program or to a newer MoE Studio.
@@ -56,8 +56,7 @@ class SweepStore {
   std::optional<SweepRecord> find(qint64 id) const;
 
  private:
-  QString db_path_;
-  QString connection_;
+  SqliteFile file_;
   bool open_ = false;
 };
 

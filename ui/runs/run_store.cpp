@@ -2,15 +2,11 @@
 #include "runs/run_store.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QStandardPaths>
 #include <QVariant>
-
-#include <atomic>
 
 #include "runs/run_directory_index.h"
 #include "runs/run_record_sql.h"
@@ -18,16 +14,6 @@
 namespace moe::ui {
 
 namespace {
-
-std::atomic<int> g_next_connection{0};
-
-// Every SQLite 3 database starts with these 16 bytes. Checked before the driver touches the file,
-// so a file that is something else is never written to.
-bool hasSqliteHeader(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return false;
-  return file.read(16) == QByteArray("SQLite format 3\0", 16);
-}
 
 bool exec(QSqlQuery& query, const QString& sql, QString* error) {
   if (query.exec(sql)) return true;
@@ -37,49 +23,17 @@ bool exec(QSqlQuery& query, const QString& sql, QString* error) {
 
 }  // namespace
 
-RunStore::RunStore(QString db_path)
-    : db_path_(std::move(db_path)),
-      connection_(QStringLiteral("moe_run_store_%1").arg(g_next_connection++)) {}
-
-RunStore::~RunStore() {
-  if (!QSqlDatabase::contains(connection_)) return;
-  {
-    QSqlDatabase db = QSqlDatabase::database(connection_, /*open=*/false);
-    db.close();
-  }  // the last handle must be gone before removeDatabase
-  QSqlDatabase::removeDatabase(connection_);
-}
+RunStore::RunStore(QString db_path) : file_(std::move(db_path), QStringLiteral("moe_run_store")) {}
 
 QString RunStore::defaultPath() {
-  return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-         QStringLiteral("/moe-studio/runs.db");
+  return SqliteFile::defaultPath(QStringLiteral("runs.db"));
 }
 
 bool RunStore::open(QString* error) {
   if (open_) return true;
-  auto fail = [&](const QString& message) {
-    if (error) *error = db_path_ + QStringLiteral(": ") + message;
-    if (QSqlDatabase::contains(connection_)) QSqlDatabase::database(connection_, false).close();
-    return false;
-  };
-  const QFileInfo info(db_path_);
-  if (info.exists() && !info.isFile()) return fail(QStringLiteral("not a file"));
-  if (info.exists() && info.size() > 0 && !hasSqliteHeader(db_path_)) {
-    return fail(QStringLiteral("not a SQLite database (the file was left as it is)"));
-  }
-  if (!QDir().mkpath(info.absolutePath())) {
-    return fail(QStringLiteral("cannot create the folder ") + info.absolutePath());
-  }
-  QSqlDatabase db = QSqlDatabase::contains(connection_)
-                        ? QSqlDatabase::database(connection_, false)
-                        : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection_);
-  if (!db.isValid()) return fail(QStringLiteral("the Qt SQLite driver (QSQLITE) is not available"));
-  db.setDatabaseName(db_path_);
-  // A second store (a worker's rescan) may hold the write lock for a moment.
-  db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
-  if (!db.open()) return fail(db.lastError().text());
+  if (!file_.open(error)) return false;
   QString message;
-  if (!checkVersion(&message) || !createSchema(&message)) return fail(message);
+  if (!checkVersion(&message) || !createSchema(&message)) return file_.fail(message, error);
   open_ = true;
   return true;
 }
@@ -87,17 +41,14 @@ bool RunStore::open(QString* error) {
 // A fresh file is ours to set up; a database with tables but no meta table belongs to someone
 // else; a newer schema_version was written by a newer MoE Studio. Neither of those is touched.
 bool RunStore::checkVersion(QString* error) {
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
-  if (!exec(q, QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'"), error)) {
-    return false;
-  }
   QStringList tables;
-  while (q.next()) tables << q.value(0).toString();
+  if (!file_.tables(&tables, error)) return false;
   if (tables.isEmpty()) return true;
   if (!tables.contains(QStringLiteral("meta"))) {
     if (error) *error = QStringLiteral("a SQLite database of another program (no meta table)");
     return false;
   }
+  QSqlQuery q(file_.database());
   if (!exec(q, QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"), error)) {
     return false;
   }
@@ -120,7 +71,7 @@ bool RunStore::checkVersion(QString* error) {
 }
 
 bool RunStore::createSchema(QString* error) {
-  QSqlDatabase db = QSqlDatabase::database(connection_, false);
+  QSqlDatabase db = file_.database();
   db.transaction();
   QSqlQuery q(db);
   for (const QString& sql : run_record_sql::createStatements()) {
@@ -154,7 +105,7 @@ bool RunStore::createSchema(QString* error) {
 
 bool RunStore::upsert(const RunRecord& record, QString* error) {
   if (!open_) {
-    if (error) *error = db_path_ + QStringLiteral(": the run store is not open");
+    if (error) *error = file_.path() + QStringLiteral(": the run store is not open");
     return false;
   }
   if (record.run_dir.isEmpty()) {
@@ -163,7 +114,7 @@ bool RunStore::upsert(const RunRecord& record, QString* error) {
   }
   RunRecord keyed = record;
   keyed.run_dir = canonicalRunDir(record.run_dir);
-  QSqlDatabase db = QSqlDatabase::database(connection_, false);
+  QSqlDatabase db = file_.database();
   db.transaction();
   QSqlQuery q(db);
   q.prepare(run_record_sql::upsertStatement());
@@ -173,7 +124,7 @@ bool RunStore::upsert(const RunRecord& record, QString* error) {
   forget.addBindValue(keyed.run_dir);
   if (!q.exec() || !forget.exec()) {
     if (error) {
-      *error = db_path_ + QStringLiteral(": ") +
+      *error = file_.path() + QStringLiteral(": ") +
                (q.lastError().isValid() ? q.lastError() : forget.lastError()).text();
     }
     db.rollback();
@@ -185,7 +136,7 @@ bool RunStore::upsert(const RunRecord& record, QString* error) {
 bool RunStore::remove(const QString& run_dir) {
   if (!open_) return false;
   const QString key = canonicalRunDir(run_dir);
-  QSqlDatabase db = QSqlDatabase::database(connection_, false);
+  QSqlDatabase db = file_.database();
   db.transaction();
   QSqlQuery q(db);
   q.prepare(QStringLiteral("DELETE FROM runs WHERE run_dir = ?"));
@@ -204,7 +155,7 @@ bool RunStore::remove(const QString& run_dir) {
 QList<RunRecord> RunStore::all() const {
   QList<RunRecord> out;
   if (!open_) return out;
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.setForwardOnly(true);
   if (!q.exec(QStringLiteral(
           "SELECT * FROM runs ORDER BY started_at IS NULL, started_at DESC, run_dir"))) {
@@ -216,7 +167,7 @@ QList<RunRecord> RunStore::all() const {
 
 std::optional<RunRecord> RunStore::find(const QString& run_dir) const {
   if (!open_) return std::nullopt;
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.prepare(QStringLiteral("SELECT * FROM runs WHERE run_dir = ?"));
   q.addBindValue(canonicalRunDir(run_dir));
   if (!q.exec() || !q.next()) return std::nullopt;
@@ -224,7 +175,7 @@ std::optional<RunRecord> RunStore::find(const QString& run_dir) const {
 }
 
 bool RunStore::isRemoved(const QString& run_dir) const {
-  QSqlQuery q(QSqlDatabase::database(connection_, false));
+  QSqlQuery q(file_.database());
   q.prepare(QStringLiteral("SELECT 1 FROM removed WHERE run_dir = ?"));
   q.addBindValue(run_dir);
   return q.exec() && q.next();

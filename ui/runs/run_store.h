@@ -3,7 +3,8 @@
 // only directories whose metrics.jsonl changed.
 //
 // A store is used from the thread that opened it (a Qt SQL rule); each instance has a connection
-// of its own, so a worker thread can rescan through a second RunStore on the same file.
+// of its own (SqliteFile), so a worker thread can rescan through a second RunStore on the same
+// file.
 // The store never deletes or rewrites a file that is not its own SQLite database.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <optional>
 
 #include "runs/run_record.h"
+#include "storage/sqlite_file.h"
 
 namespace moe::ui {
 
@@ -22,14 +24,13 @@ class RunStore {
   static constexpr int kSchemaVersion = 1;
 
   explicit RunStore(QString db_path);
-  ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;
 
   // <GenericDataLocation>/moe-studio/runs.db
   static QString defaultPath();
 
-  QString path() const { return db_path_; }
+  QString path() const { return file_.path(); }
   bool isOpen() const { return open_; }
 
   // Opens (creating the file, its folder and the schema when needed). False with *error naming
@@ -63,8 +64,7 @@ class RunStore {
   bool refreshDirectory(const QString& dir, const std::optional<RunRecord>& known,
                         const QSet<QString>& live_run_dirs);
 
-  QString db_path_;
-  QString connection_;
+  SqliteFile file_;
   bool open_ = false;
   QStringList rescan_errors_;
 };

@@ -1,0 +1,6 @@
+# MoE Studio's own SQLite files (runs.db, profiler.db): the connection and the checks every
+# store over Qt SQL shares.
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/sqlite_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sqlite_file.h
+)
