@@ -16,6 +16,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "launch/worker_task.h"
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
@@ -27,6 +28,20 @@ namespace {
 
 constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kMaxLogBlocks = 2000;  // stderr lines kept in the log view
+
+bool writeSweepCsv(const QList<BenchResult>& results, const QString& path, QString* error) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = path + QStringLiteral(": ") + file.errorString();
+    return false;
+  }
+  file.write(sweepCsv(results).toUtf8());
+  if (!file.commit()) {
+    if (error) *error = path + QStringLiteral(": ") + file.errorString();
+    return false;
+  }
+  return true;
+}
 
 QLabel* heading(const QString& text, QWidget* parent) {
   auto* label = new QLabel(text, parent);
@@ -43,7 +58,24 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
   process_ = new BenchProcess(this);
   store_ = new SweepStoreWorker(db_path, this);
 
-  // Left: the set-up, the progress and the history.
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(buildSetupSide());
+  split->addWidget(buildResultsSide());
+  split->setStretchFactor(0, 0);
+  split->setStretchFactor(1, 1);
+  split->setSizes({400, 900});
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(split);
+
+  connectProcess();
+  connectHistory();
+  setRunning(false);
+  store_->loadAll();
+}
+
+// Left: the set-up, the progress and the history.
+QWidget* ProfilerView::buildSetupSide() {
   auto* left = new QWidget(this);
   auto* side = new QVBoxLayout(left);
   side->addWidget(heading(tr("Sweep of moe-train bench"), left));
@@ -95,8 +127,11 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
   chart_buttons->addStretch();
   chart_buttons->addWidget(export_charts_);
   side->addLayout(chart_buttons);
+  return left;
+}
 
-  // Right: the table above the charts.
+// Right: the table above the charts.
+QWidget* ProfilerView::buildResultsSide() {
   model_ = new SweepTableModel(this);
   sorted_ = new QSortFilterProxyModel(this);
   sorted_->setSourceModel(model_);
@@ -115,17 +150,11 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
   right->addWidget(charts_);
   right->setStretchFactor(0, 1);
   right->setStretchFactor(1, 3);
+  return right;
+}
 
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(left);
-  split->addWidget(right);
-  split->setStretchFactor(0, 0);
-  split->setStretchFactor(1, 1);
-  split->setSizes({400, 900});
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(split);
-
+// The form's buttons and the bench process: progress, results config by config, the end.
+void ProfilerView::connectProcess() {
   connect(run_, &QPushButton::clicked, this, &ProfilerView::run);
   connect(cancel_, &QPushButton::clicked, this, &ProfilerView::cancel);
   connect(form_, &SweepForm::changed, this, &ProfilerView::updateButtons);
@@ -145,7 +174,10 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
     log_->moveCursor(QTextCursor::End);
   });
   connect(process_, &BenchProcess::finished, this, &ProfilerView::onFinished);
+}
 
+// The past sweeps: the store's answers, the list and its buttons.
+void ProfilerView::connectHistory() {
   connect(store_, &SweepStoreWorker::loaded, this,
           [this](const QList<SweepRecord>& records, const QString& error) {
             if (!error.isEmpty()) status_->setText(tr("Past sweeps cannot be read: %1").arg(error));
@@ -175,8 +207,6 @@ ProfilerView::ProfilerView(const QString& db_path, const QString& program, QWidg
       store_->remove(item->data(kIdRole).toLongLong());
     }
   });
-  setRunning(false);
-  store_->loadAll();
 }
 
 bool ProfilerView::run() {
@@ -354,17 +384,7 @@ bool ProfilerView::compareSweeps(const QList<qint64>& ids) {
 }
 
 bool ProfilerView::exportCsv(const QString& path, QString* error) const {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = path + QStringLiteral(": ") + file.errorString();
-    return false;
-  }
-  file.write(sweepCsv(model_->results()).toUtf8());
-  if (!file.commit()) {
-    if (error) *error = path + QStringLiteral(": ") + file.errorString();
-    return false;
-  }
-  return true;
+  return writeSweepCsv(model_->results(), path, error);
 }
 
 bool ProfilerView::exportCharts(const QString& path, QString* error) const {
@@ -403,9 +423,18 @@ void ProfilerView::chooseCsvPath() {
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export sweep as CSV"), QStringLiteral("sweep.csv"), tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
-  QString error;
-  status_->setText(exportCsv(path, &error) ? tr("Wrote %1").arg(path)
-                                           : tr("Not written: %1").arg(error));
+  // The file is written on a worker (the table's rows are copied).
+  runOnWorker(
+      this,
+      [results = model_->results(), path] {
+        QString error;
+        writeSweepCsv(results, path, &error);
+        return error;
+      },
+      [this, path](const QString& error) {
+        status_->setText(error.isEmpty() ? tr("Wrote %1").arg(path)
+                                         : tr("Not written: %1").arg(error));
+      });
 }
 
 }  // namespace moe::ui

@@ -67,6 +67,10 @@ class ProfilerView : public QWidget {
   void historyLoaded();
 
  private:
+  QWidget* buildSetupSide();
+  QWidget* buildResultsSide();
+  void connectProcess();
+  void connectHistory();
   void onFinished(BenchProcess::Outcome outcome, const QString& message);
   void onProgress(int done, int of, double eta_s);
   void setRunning(bool running);
