@@ -1,10 +1,12 @@
-// The sweep store (SQLite): a sweep written and read back whole, newest first, removal, files it
-// must not touch; its worker; and the CSV of a sweep read back as a spreadsheet would.
+// The sweep store (SQLite): a sweep written and read back whole, newest first, removal, files and
+// databases it must not touch; its worker; and the CSV of a sweep read back as a spreadsheet would.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -120,6 +122,48 @@ class TestSweepStore : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), QByteArray("my notes, not a database\n"));
     QCOMPARE(store.insert(record("2026-11-02T10:00:00Z", "finished"), &error), qint64(0));
+  }
+
+  // Another program's database and a newer MoE Studio's are refused and left as they are; a
+  // second open() of the same store gives the same answer (its connection was closed).
+  void refusesOtherAndNewerDatabases() {
+    QTemporaryDir dir;
+    const QString other = dir.filePath("other.db");
+    const QString newer = dir.filePath("newer.db");
+    {
+      QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "setup");
+      db.setDatabaseName(other);
+      QVERIFY(db.open());
+      QVERIFY(QSqlQuery(db).exec("CREATE TABLE photos (id INTEGER)"));
+      db.close();
+      db.setDatabaseName(newer);
+      QVERIFY(db.open());
+      QSqlQuery q(db);
+      QVERIFY(q.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)"));
+      QVERIFY(q.exec("CREATE TABLE sweeps (id INTEGER PRIMARY KEY)"));
+      QVERIFY(q.exec("INSERT INTO meta VALUES ('schema_version', '2')"));
+      db.close();
+    }
+    QSqlDatabase::removeDatabase("setup");
+    SweepStore other_store(other), newer_store(newer);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      QString error;
+      QVERIFY(!other_store.open(&error));
+      QVERIFY2(error.startsWith(other + ": ") && error.contains("another program (no sweeps"),
+               qPrintable(error));
+      QVERIFY(!newer_store.open(&error));
+      QVERIFY2(error.startsWith(newer + ": ") && error.contains("profiler schema 2"),
+               qPrintable(error));
+    }
+    QVERIFY(SweepStore::defaultPath().endsWith("/moe-studio/profiler.db"));
+    QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "check");
+    db.setDatabaseName(other);
+    QVERIFY(db.open());
+    QSqlQuery tables(db);
+    QVERIFY(tables.exec("SELECT name FROM sqlite_master WHERE type = 'table'"));
+    QStringList names;
+    while (tables.next()) names << tables.value(0).toString();
+    QCOMPARE(names, QStringList{"photos"});  // no table of ours added
   }
 
   void workerAnswersOnTheGuiThread() {
