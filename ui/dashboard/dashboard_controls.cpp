@@ -1,7 +1,11 @@
 #include "dashboard/dashboard_controls.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -9,6 +13,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QToolButton>
+#include <QUrl>
 #include <algorithm>
 #include <cmath>
 
@@ -39,6 +44,14 @@ DashboardControls::DashboardControls(QWidget* parent) : QWidget(parent) {
   what_if_->setPopupMode(QToolButton::InstantPopup);
   what_if_->setMenu(new QMenu(what_if_));
   what_if_->hide();
+  trace_ = new QToolButton(this);
+  trace_->setText(tr("Trace…"));
+  trace_->setToolTip(tr("trace.json: every phase of every rank on a timeline, for Perfetto"));
+  trace_->setPopupMode(QToolButton::InstantPopup);
+  trace_->setMenu(new QMenu(trace_));
+  trace_->hide();
+  // Whether the file exists is asked when the menu opens: the engine writes it at the run's end.
+  connect(trace_->menu(), &QMenu::aboutToShow, this, &DashboardControls::fillTraceMenu);
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -54,6 +67,7 @@ DashboardControls::DashboardControls(QWidget* parent) : QWidget(parent) {
   layout->addWidget(reset);
   layout->addSpacing(14);
   layout->addWidget(what_if_);
+  layout->addWidget(trace_);
   layout->addStretch(1);
 
   QSettings settings;
@@ -122,6 +136,27 @@ void DashboardControls::setCaptures(const std::vector<protocol::CaptureEvent>& c
     }
   }
   what_if_->setVisible(!captures_.empty());
+}
+
+void DashboardControls::setTraceFile(const QString& path) {
+  trace_file_ = path;
+  trace_->setVisible(!path.isEmpty());
+}
+
+void DashboardControls::fillTraceMenu() {
+  QMenu* menu = trace_->menu();
+  menu->clear();
+  const QFileInfo file(trace_file_);
+  if (!file.exists()) {
+    menu->addAction(tr("trace.json is written when the run ends"))->setEnabled(false);
+    return;
+  }
+  menu->addAction(tr("Show trace.json in its folder"), this,
+                  [file] { QDesktopServices::openUrl(QUrl::fromLocalFile(file.absolutePath())); });
+  menu->addAction(tr("Copy its path"), this,
+                  [file] { QGuiApplication::clipboard()->setText(file.absoluteFilePath()); });
+  menu->addSeparator();
+  menu->addAction(tr("Open it at ui.perfetto.dev: \"Open trace file\""))->setEnabled(false);
 }
 
 void DashboardControls::save() const {

@@ -3,7 +3,9 @@
 // the loss smoothing weight (0–0.999, debiased EMA) and a reset of the synced zoom. The choices
 // persist (QSettings "dashboard/…") so every new dashboard opens the way the last was left.
 // Once the run has captured steps (telemetry.capture_every), a What-if menu lists them, a
-// submenu per step with several layers.
+// submenu per step with several layers. A run that writes trace.json (telemetry.trace) gets a
+// Trace menu to find the file and open it in Perfetto.
+#include <QString>
 #include <QWidget>
 
 #include <vector>
@@ -36,6 +38,9 @@ class DashboardControls : public QWidget {
   // The run's captures, by step then layer; the What-if button shows once there is one.
   void setCaptures(const std::vector<protocol::CaptureEvent>& captures);
   QToolButton* whatIfButton() const { return what_if_; }
+  // The run's trace.json (the Trace button shows once a path is set; empty hides it).
+  void setTraceFile(const QString& path);
+  QToolButton* traceButton() const { return trace_; }
 
  signals:
   void xModeChanged(moe::ui::TimeSeriesPlot::XMode mode);
@@ -46,12 +51,15 @@ class DashboardControls : public QWidget {
 
  private:
   void save() const;
+  void fillTraceMenu();
 
   QComboBox* x_axis_;
   QCheckBox* log_y_;
   QSlider* smoothing_;
   QLabel* smoothing_value_;
   QToolButton* what_if_;
+  QToolButton* trace_;
+  QString trace_file_;
   std::vector<protocol::CaptureEvent> captures_;
 };
 

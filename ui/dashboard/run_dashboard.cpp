@@ -181,6 +181,7 @@ void RunDashboard::refresh() {
   }
   const RunInfo info = series_->info();
   const auto end = series_->runEnd();
+  if (writesTrace(info.config)) controls_->setTraceFile(runDir() + "/trace.json");
   if (!run_) {
     const StepColumns last = series_->steps(StepRange::lastRows(1));
     header_->showRecord(info, end, last.size() ? static_cast<qint64>(last.step.back()) : 0);
@@ -191,6 +192,14 @@ void RunDashboard::refresh() {
     shown_title_ = title;
     emit titleChanged(title);
   }
+}
+
+// telemetry.trace of the run's config (a replayed file's run_start may say anything).
+bool RunDashboard::writesTrace(const nlohmann::json& config) {
+  const auto telemetry = config.find("telemetry");
+  if (telemetry == config.end() || !telemetry->is_object()) return false;
+  const auto trace = telemetry->find("trace");
+  return trace != telemetry->end() && trace->is_boolean() && trace->get<bool>();
 }
 
 void RunDashboard::applyToPages(const RunSnapshot& delta) {

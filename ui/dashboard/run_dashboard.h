@@ -92,6 +92,7 @@ class RunDashboard : public QWidget {
   // Heatmaps, phase bars and warnings; `now`: not waiting for their interval.
   void refreshSlowViews(bool now = false);
   QString titleFrom(const RunInfo& info) const;
+  static bool writesTrace(const nlohmann::json& config);
   void readWholeRun();
   void applyToPages(const RunSnapshot& delta);
   void updateWarnings();

@@ -2,8 +2,10 @@
 // them, and the routing warning banner.
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 
@@ -240,6 +242,40 @@ class TestRunDashboard : public QObject {
     QCOMPARE(lm->training()->lossPlot()->rows(2).value.size(), 1);
     QVERIFY(!lm->training()->accuracyPlot()->isVisibleTo(lm->training()));
     QVERIFY(lm->header()->accuracyText().isEmpty());
+  }
+
+  // The Trace menu shows for a run whose config writes trace.json, and finds the file once the
+  // engine wrote it.
+  void aTracedRunOffersItsTraceFile() {
+    QTemporaryDir plain, traced;
+    writeCollapsingRun(plain.path());
+    QFile file(traced.path() + "/metrics.jsonl");
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"v":1,"type":"run_start","t":0,"run_id":"traced",)"
+               R"("config":{"telemetry":{"trace":true}},"world_size":1})"
+               "\n");
+    file.close();
+    std::unique_ptr<RunDashboard> without(replayed(plain.path()));
+    std::unique_ptr<RunDashboard> with(replayed(traced.path()));
+    QVERIFY(without && with);
+    QVERIFY(!without->controls()->traceButton()->isVisibleTo(without.get()));
+    QToolButton* trace = with->controls()->traceButton();
+    QVERIFY(trace->isVisibleTo(with.get()));
+    auto actionTexts = [trace] {
+      emit trace->menu()->aboutToShow();
+      QStringList texts;
+      for (QAction* a : trace->menu()->actions())
+        if (!a->isSeparator()) texts << a->text();
+      return texts;
+    };
+    QVERIFY2(actionTexts().join("|").contains("written when the run ends"),
+             qPrintable(actionTexts().join("|")));
+    QFile trace_json(traced.path() + "/trace.json");
+    QVERIFY(trace_json.open(QIODevice::WriteOnly));
+    trace_json.write("{\"traceEvents\":[]}");
+    trace_json.close();
+    QVERIFY2(actionTexts().join("|").contains("Show trace.json in its folder"),
+             qPrintable(actionTexts().join("|")));
   }
 
   void aFolderWithoutTelemetrySaysWhichFile() {
