@@ -229,6 +229,14 @@ void Trainer::train_step(int64_t step) {
   step_ = step;
   record_adaptive_r(step, step_ms);
   emit_step_events(step, totals, grad_norm, lr, step_ms, phases);
+  warn_outputs_error();
+}
+
+// Said once, as soon as a step finds it: a run killed later would otherwise never say it.
+void Trainer::warn_outputs_error() {
+  if (outputs_warned_ || outputs_->error().empty()) return;
+  outputs_warned_ = true;
+  log_.warn(outputs_->error());
 }
 
 std::array<double, 3> Trainer::group_losses(const model::ModelOutput& out, int64_t step) {
@@ -313,7 +321,7 @@ void Trainer::finish(const std::string& status, int64_t steps, const std::string
       log_.warn(std::string("trace not written: ") + e.what());
     }
   }
-  if (!outputs_->error().empty()) log_.warn(outputs_->error());
+  warn_outputs_error();
   protocol::RunEndEvent e;
   e.status = status;
   e.steps = steps;

@@ -72,6 +72,7 @@ class Trainer {
   // Throws when metrics.jsonl or stderr.log lost a line (disk full, removed...), naming the file.
   void check_outputs();
   void finish(const std::string& status, int64_t steps, const std::string& error = "");
+  void warn_outputs_error();
   // Tutel's helloworld figure for a step of `step_ms`; nullopt for other models.
   std::optional<double> tutel_tflops(int64_t tokens, double step_ms) const;
 
@@ -92,8 +93,9 @@ class Trainer {
   at::Device device_ = at::kCPU;             // where the model computes (runtime/device.h)
   std::unique_ptr<TraceRecorder> trace_;
   std::unique_ptr<TelemetryOutputs> outputs_;  // TensorBoard files, trace counters
+  bool outputs_warned_ = false;                // outputs_->error() logged
   bool amp_ = false;
-  std::optional<LossScaler> scaler_;  // train.dtype "float16" only
+  std::optional<LossScaler> scaler_;       // train.dtype "float16" only
   std::unique_ptr<LayerCapture> capture_;  // telemetry.capture_every > 0 only
 
   int64_t step_ = 0;         // last completed optimizer step
