@@ -140,6 +140,9 @@ const RuleCase kRules[] = {
     {R"({"model": {"kind": "lm", "vocab": 100}, "data": {"kind": "text", "path": "x"}})",
      "/model/vocab", ""},
     {R"({"telemetry": {"every": 0}})", "/telemetry/every", ""},
+    {R"({"telemetry": {"capture_every": -1}})", "/telemetry/capture_every", "must be >= 0, got -1"},
+    {R"({"telemetry": {"capture_max_mb": 0}})", "/telemetry/capture_max_mb", "must be >= 1, got 0"},
+    {R"({"telemetry": {"tensorboard": 1}})", "/telemetry/tensorboard", ""},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rules, RuleTest, ::testing::ValuesIn(kRules));

@@ -47,7 +47,8 @@ TEST(RunConfigDefaults, MatchSpec) {
               "z_loss_weight": 0.0, "eval_every": 0, "eval_batches": 10, "checkpoint_every": 0,
               "keep_checkpoints": 2, "device": "auto", "threads": 0},
     "data": {"kind": "synthetic", "path": "", "val_fraction": 0.1},
-    "telemetry": {"every": 1, "expert_load": true, "phases": true, "trace": false}})");
+    "telemetry": {"every": 1, "expert_load": true, "phases": true, "trace": false,
+                  "capture_every": 0, "capture_max_mb": 256, "tensorboard": false}})");
   EXPECT_EQ(j, expected) << j.dump(2);
   // Types matter to overrides: integers stay integers, doubles stay doubles.
   EXPECT_TRUE(j["moe"]["experts"].is_number_integer());
