@@ -23,6 +23,79 @@ nlohmann::json readConfigFile(const QString& path) {
   return json.is_object() ? json : nlohmann::json();
 }
 
+// The run directory and its metrics.jsonl; an error naming run_dir when it is no run directory.
+bool findMetricsFile(const QString& run_dir, QDir* dir, QString* metrics, QString* error) {
+  const QFileInfo dir_info(run_dir);
+  if (!dir_info.isDir()) {
+    *error = run_dir + QStringLiteral(": no such directory");
+    return false;
+  }
+  *dir = QDir(dir_info.absoluteFilePath());
+  *metrics = dir->filePath(QStringLiteral("metrics.jsonl"));
+  if (!QFileInfo(*metrics).isFile()) {
+    *error = run_dir + QStringLiteral(": no metrics.jsonl (not a run directory)");
+    return false;
+  }
+  return true;
+}
+
+// Reads metrics.jsonl into series; an error when it holds no telemetry event at all.
+bool readTelemetry(const QString& metrics, RunSeries* series, TelemetryFeed::Stats* stats,
+                   QString* error) {
+  if (!TelemetryFeed::readFile(metrics, series, stats, error)) return false;
+  if (stats->events > 0) return true;
+  *error = stats->lines == 0
+               ? metrics + QStringLiteral(": empty, no telemetry")
+               : metrics + QStringLiteral(": no telemetry event in %1 line(s) (%2)")
+                               .arg(stats->lines)
+                               .arg(stats->last_error.isEmpty() ? QStringLiteral("unknown types")
+                                                                : stats->last_error);
+  return false;
+}
+
+// config.json when the run wrote one, else the config its run_start event carried.
+void setConfig(RunReport* r, const QDir& dir) {
+  r->config = readConfigFile(dir.filePath(QStringLiteral("config.json")));
+  r->config_source = QStringLiteral("config.json");
+  if (!r->config.is_object()) {
+    r->config = r->info.config;
+    r->config_source = QStringLiteral("run_start");
+  }
+  if (r->config.contains("name") && r->config["name"].is_string())
+    r->name = QString::fromStdString(r->config["name"].get<std::string>());
+}
+
+// Moves the telemetry out of snap, keeping only the log lines above info.
+void setSeries(RunReport* r, RunSnapshot* snap, const RunSeries& series) {
+  r->steps = std::move(snap->steps);
+  r->layers = std::move(snap->layers);
+  for (const LayerColumns& layer : r->layers)
+    r->load.push_back(series.loadMatrix(layer.layer, StepRange::all(), RunReport::kLoadBins));
+  r->phases = std::move(snap->phases);
+  r->ranks = std::move(snap->ranks);
+  r->evals = std::move(snap->evals);
+  r->checkpoints = std::move(snap->checkpoints);
+  r->adaptive_r = std::move(snap->adaptive_r);
+  r->run_end = std::move(snap->run_end);
+  for (protocol::LogEvent& line : snap->logs) {
+    if (line.level != "info") r->problem_logs.push_back(std::move(line));
+  }
+  r->routing_warnings = routingWarningHistory(r->layers);
+  r->rank_warnings = slowRankHistory(r->ranks);
+}
+
+// The run's files: whether it has a trace, and how metrics.jsonl read.
+void setFileFacts(RunReport* r, const QDir& dir, const TelemetryFeed::Stats& stats) {
+  const QFileInfo trace(dir.filePath(QStringLiteral("trace.json")));
+  r->has_trace = trace.isFile();
+  r->trace_bytes = r->has_trace ? trace.size() : 0;
+  r->metrics_bytes = stats.file_bytes;
+  r->events = stats.events;
+  r->malformed_lines = stats.malformed;
+  r->unknown_lines = stats.unknown;
+  r->last_malformed = stats.last_error;
+}
+
 }  // namespace
 
 QString RunReport::status() const {
@@ -37,71 +110,24 @@ double RunReport::runSeconds() const {
 }
 
 bool loadRunReport(const QString& run_dir, RunReport* out, QString* error) {
-  const QFileInfo dir_info(run_dir);
-  if (!dir_info.isDir()) {
-    *error = run_dir + QStringLiteral(": no such directory");
-    return false;
-  }
-  const QDir dir(dir_info.absoluteFilePath());
-  const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
-  if (!QFileInfo(metrics).isFile()) {
-    *error = run_dir + QStringLiteral(": no metrics.jsonl (not a run directory)");
-    return false;
-  }
+  QDir dir;
+  QString metrics;
+  if (!findMetricsFile(run_dir, &dir, &metrics, error)) return false;
   RunSeries series;
   TelemetryFeed::Stats stats;
-  if (!TelemetryFeed::readFile(metrics, &series, &stats, error)) return false;
-  if (stats.events == 0) {
-    *error = stats.lines == 0
-                 ? metrics + QStringLiteral(": empty, no telemetry")
-                 : metrics + QStringLiteral(": no telemetry event in %1 line(s) (%2)")
-                                 .arg(stats.lines)
-                                 .arg(stats.last_error.isEmpty() ? QStringLiteral("unknown types")
-                                                                 : stats.last_error);
-    return false;
-  }
+  if (!readTelemetry(metrics, &series, &stats, error)) return false;
   RunSnapshot snap = series.snapshot();
   if (!snap.info.started) {
     *error = metrics + QStringLiteral(": no run_start event, so not a run's telemetry");
     return false;
   }
-
   RunReport r;
   r.run_dir = dir.absolutePath();
   r.info = std::move(snap.info);
   r.run_id = r.info.run_id.empty() ? dir.dirName() : QString::fromStdString(r.info.run_id);
-  r.config = readConfigFile(dir.filePath(QStringLiteral("config.json")));
-  r.config_source = QStringLiteral("config.json");
-  if (!r.config.is_object()) {
-    r.config = r.info.config;
-    r.config_source = QStringLiteral("run_start");
-  }
-  if (r.config.contains("name") && r.config["name"].is_string())
-    r.name = QString::fromStdString(r.config["name"].get<std::string>());
-  r.steps = std::move(snap.steps);
-  r.layers = std::move(snap.layers);
-  for (const LayerColumns& layer : r.layers)
-    r.load.push_back(series.loadMatrix(layer.layer, StepRange::all(), RunReport::kLoadBins));
-  r.phases = std::move(snap.phases);
-  r.ranks = std::move(snap.ranks);
-  r.evals = std::move(snap.evals);
-  r.checkpoints = std::move(snap.checkpoints);
-  r.adaptive_r = std::move(snap.adaptive_r);
-  r.run_end = std::move(snap.run_end);
-  for (protocol::LogEvent& line : snap.logs) {
-    if (line.level != "info") r.problem_logs.push_back(std::move(line));
-  }
-  r.routing_warnings = routingWarningHistory(r.layers);
-  r.rank_warnings = slowRankHistory(r.ranks);
-
-  const QFileInfo trace(dir.filePath(QStringLiteral("trace.json")));
-  r.has_trace = trace.isFile();
-  r.trace_bytes = r.has_trace ? trace.size() : 0;
-  r.metrics_bytes = stats.file_bytes;
-  r.events = stats.events;
-  r.malformed_lines = stats.malformed;
-  r.unknown_lines = stats.unknown;
-  r.last_malformed = stats.last_error;
+  setConfig(&r, dir);
+  setSeries(&r, &snap, series);
+  setFileFacts(&r, dir, stats);
   *out = std::move(r);
   return true;
 }

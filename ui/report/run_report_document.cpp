@@ -67,8 +67,39 @@ QDateTime startFromRunId(const QString& run_id) {
   return QDateTime::fromString(run_id.left(15), QStringLiteral("yyyyMMdd-HHmmss"));
 }
 
-void summary(ReportDocument* doc, const RunReport& r) {
-  doc->heading(QObject::tr("Summary"), QStringLiteral("summary"));
+// How long the run took, noting when that is only its latest attempt.
+QString runTimeText(const RunReport& r) {
+  QString time = durationText(r.runSeconds());
+  if (r.info.resumes > 0)
+    time +=
+        QObject::tr(" (the latest of %1 attempts; the run was resumed)").arg(r.info.resumes + 1);
+  return time;
+}
+
+// "last step" or "last step of planned", the plan being the config's train.steps.
+QString stepsText(const RunReport& r) {
+  const double planned = r.config.contains("train") && r.config["train"].contains("steps") &&
+                                 r.config["train"]["steps"].is_number()
+                             ? r.config["train"]["steps"].get<double>()
+                             : NAN;
+  const double last_step = r.steps.step.empty() ? 0 : r.steps.step.back();
+  return std::isnan(planned) ? QString::number(last_step)
+                             : QObject::tr("%1 of %2").arg(last_step).arg(planned);
+}
+
+QString telemetryText(const RunReport& r) {
+  QString telemetry = QObject::tr("%1 events, %2")
+                          .arg(r.events)
+                          .arg(byteText(static_cast<double>(r.metrics_bytes)));
+  if (r.malformed_lines > 0)
+    telemetry += QObject::tr("; %1 malformed line(s) skipped (%2)")
+                     .arg(r.malformed_lines)
+                     .arg(r.last_malformed);
+  return telemetry;
+}
+
+// Which run this is, how it ended, when and for how long it ran.
+QList<QStringList> runFacts(const RunReport& r) {
   QList<QStringList> facts;
   facts << QStringList{QObject::tr("Run"), r.run_id};
   if (!r.name.isEmpty()) facts << QStringList{QObject::tr("Name"), r.name};
@@ -79,19 +110,14 @@ void summary(ReportDocument* doc, const RunReport& r) {
   if (start.isValid())
     facts << QStringList{QObject::tr("Started"),
                          start.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))};
-  QString time = durationText(r.runSeconds());
-  if (r.info.resumes > 0)
-    time +=
-        QObject::tr(" (the latest of %1 attempts; the run was resumed)").arg(r.info.resumes + 1);
-  facts << QStringList{QObject::tr("Run time"), time};
-  const double planned = r.config.contains("train") && r.config["train"].contains("steps") &&
-                                 r.config["train"]["steps"].is_number()
-                             ? r.config["train"]["steps"].get<double>()
-                             : NAN;
-  const double last_step = r.steps.step.empty() ? 0 : r.steps.step.back();
-  facts << QStringList{QObject::tr("Steps"),
-                       std::isnan(planned) ? QString::number(last_step)
-                                           : QObject::tr("%1 of %2").arg(last_step).arg(planned)};
+  facts << QStringList{QObject::tr("Run time"), runTimeText(r)};
+  facts << QStringList{QObject::tr("Steps"), stepsText(r)};
+  return facts;
+}
+
+// Where and with what the run ran, and where its files are.
+QList<QStringList> environmentFacts(const RunReport& r) {
+  QList<QStringList> facts;
   facts << QStringList{QObject::tr("Host"),
                        r.info.host.empty() ? QStringLiteral("\u2014") : text(r.info.host)};
   facts << QStringList{QObject::tr("Device"),
@@ -105,16 +131,28 @@ void summary(ReportDocument* doc, const RunReport& r) {
                                                         .arg(*r.info.expert_parameters)
                                                         .arg(*r.info.dense_parameters)};
   facts << QStringList{QObject::tr("Run directory"), QDir::toNativeSeparators(r.run_dir)};
-  QString telemetry = QObject::tr("%1 events, %2")
-                          .arg(r.events)
-                          .arg(byteText(static_cast<double>(r.metrics_bytes)));
-  if (r.malformed_lines > 0)
-    telemetry += QObject::tr("; %1 malformed line(s) skipped (%2)")
-                     .arg(r.malformed_lines)
-                     .arg(r.last_malformed);
-  facts << QStringList{QObject::tr("metrics.jsonl"), telemetry};
-  doc->facts(facts);
+  facts << QStringList{QObject::tr("metrics.jsonl"), telemetryText(r)};
+  return facts;
+}
 
+// Held-out loss (and accuracy, when the task measures it) as metric rows; none without evals.
+QList<QStringList> evalMetricRows(const RunReport& r) {
+  QList<QStringList> rows;
+  if (r.evals.empty()) return rows;
+  std::vector<double> steps, losses, accuracy;
+  for (const auto& e : r.evals) {
+    steps.push_back(static_cast<double>(e.step));
+    losses.push_back(e.loss);
+    accuracy.push_back(e.accuracy.value_or(NAN));
+  }
+  rows << metricRow(QObject::tr("eval loss"), extremes(steps, losses, true));
+  if (std::any_of(accuracy.begin(), accuracy.end(), [](double a) { return std::isfinite(a); }))
+    rows << metricRow(QObject::tr("eval accuracy"), extremes(steps, accuracy, false));
+  return rows;
+}
+
+// Final and best value of each headline metric, with the step of the best.
+ReportTable metricsTable(const RunReport& r) {
   ReportTable metrics;
   metrics.header = QStringList{QObject::tr("Metric"), QObject::tr("Final"), QObject::tr("Best"),
                                QObject::tr("Best at step")};
@@ -123,17 +161,7 @@ void summary(ReportDocument* doc, const RunReport& r) {
   metrics.rows << metricRow(QObject::tr("loss"), extremes(s.step, s.loss, true));
   metrics.rows << metricRow(QObject::tr("task loss"), extremes(s.step, s.task_loss, true));
   metrics.rows << metricRow(QObject::tr("aux loss"), extremes(s.step, s.aux_loss, true));
-  if (!r.evals.empty()) {
-    std::vector<double> steps, losses, accuracy;
-    for (const auto& e : r.evals) {
-      steps.push_back(static_cast<double>(e.step));
-      losses.push_back(e.loss);
-      accuracy.push_back(e.accuracy.value_or(NAN));
-    }
-    metrics.rows << metricRow(QObject::tr("eval loss"), extremes(steps, losses, true));
-    if (std::any_of(accuracy.begin(), accuracy.end(), [](double a) { return std::isfinite(a); }))
-      metrics.rows << metricRow(QObject::tr("eval accuracy"), extremes(steps, accuracy, false));
-  }
+  metrics.rows << evalMetricRows(r);
   metrics.rows << metricRow(QObject::tr("tokens/s"), extremes(s.step, s.tokens_per_s, false));
   metrics.rows << QStringList{QObject::tr("step time, median (ms)"),
                               reportNumber(median(s.step_ms)), QStringLiteral("\u2014"),
@@ -145,7 +173,13 @@ void summary(ReportDocument* doc, const RunReport& r) {
     metrics.rows << metricRow(QObject::tr("layer %1 dropped share").arg(layer.layer),
                               extremes(layer.step, layer.dropped_frac, true));
   }
-  doc->table(metrics);
+  return metrics;
+}
+
+void summary(ReportDocument* doc, const RunReport& r) {
+  doc->heading(QObject::tr("Summary"), QStringLiteral("summary"));
+  doc->facts(runFacts(r) + environmentFacts(r));
+  doc->table(metricsTable(r));
 }
 
 void lossSection(ReportDocument* doc, const RunReport& r) {
