@@ -27,6 +27,83 @@ QString jsonText(const QJsonValue& v) {
   return full(v.toDouble());
 }
 
+// The value the sort proxy compares in a column: the raw number, not its display text.
+QVariant sortValue(const BenchResult& r, int column) {
+  using M = SweepTableModel;
+  switch (column) {
+    case M::Index:
+      return r.index;
+    case M::Config:
+      return configLabel(r.config);
+    case M::Tokens:
+      return r.tokens;
+    case M::Capacity:
+      return r.capacity;
+    case M::TrainTokens:
+      return r.train_tokens_per_s;
+    case M::NaiveTokens:
+      return r.naive_train_tokens_per_s;
+    case M::Speedup:
+      return r.naive_speedup;
+    case M::Tflops:
+      return r.train_tflops;
+    case M::Efficiency:
+      return r.efficiency;
+    case M::Routing:
+      return r.routing_share;
+    case M::TrainMs:
+      return r.train_ms;
+    case M::CeilingMs:
+      return r.ceiling_train_ms;
+    case M::Threads:
+      return r.threads;
+    case M::Seconds:
+      return r.seconds;
+    default:
+      return {};
+  }
+}
+
+// A column's text, as the table shows it ("–" where the naive layer was not measured).
+QVariant displayValue(const BenchResult& r, int column) {
+  using M = SweepTableModel;
+  const bool naive = r.naive_train_tokens_per_s > 0;
+  const QLocale locale;
+  switch (column) {
+    case M::Index:
+      return r.index + 1;
+    case M::Config:
+      return configLabel(r.config);
+    case M::Tokens:
+      return locale.toString(r.tokens);
+    case M::Capacity:
+      return locale.toString(r.capacity);
+    case M::TrainTokens:
+      return locale.toString(r.train_tokens_per_s, 'f', 0);
+    case M::NaiveTokens:
+      return naive ? locale.toString(r.naive_train_tokens_per_s, 'f', 0) : QStringLiteral("–");
+    case M::Speedup:
+      return naive ? QString::number(r.naive_speedup, 'f', 2) + QLatin1Char('x')
+                   : QStringLiteral("–");
+    case M::Tflops:
+      return QString::number(r.train_tflops, 'f', 4);
+    case M::Efficiency:
+      return QString::number(r.efficiency, 'f', 3);
+    case M::Routing:
+      return QString::number(100 * r.routing_share, 'f', 1) + QStringLiteral(" %");
+    case M::TrainMs:
+      return QString::number(r.train_ms, 'f', 3);
+    case M::CeilingMs:
+      return QString::number(r.ceiling_train_ms, 'f', 3);
+    case M::Threads:
+      return r.threads;
+    case M::Seconds:
+      return QString::number(r.seconds, 'f', 1);
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 SweepTableModel::SweepTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -58,81 +135,14 @@ int SweepTableModel::columnCount(const QModelIndex& parent) const {
 QVariant SweepTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= results_.size()) return {};
   const BenchResult& r = results_[index.row()];
-  const bool naive = r.naive_train_tokens_per_s > 0;
-  if (role == kSortRole) {
-    switch (index.column()) {
-      case Index:
-        return r.index;
-      case Config:
-        return configLabel(r.config);
-      case Tokens:
-        return r.tokens;
-      case Capacity:
-        return r.capacity;
-      case TrainTokens:
-        return r.train_tokens_per_s;
-      case NaiveTokens:
-        return r.naive_train_tokens_per_s;
-      case Speedup:
-        return r.naive_speedup;
-      case Tflops:
-        return r.train_tflops;
-      case Efficiency:
-        return r.efficiency;
-      case Routing:
-        return r.routing_share;
-      case TrainMs:
-        return r.train_ms;
-      case CeilingMs:
-        return r.ceiling_train_ms;
-      case Threads:
-        return r.threads;
-      case Seconds:
-        return r.seconds;
-      default:
-        return {};
-    }
-  }
+  if (role == kSortRole) return sortValue(r, index.column());
   if (role == Qt::TextAlignmentRole) {
     return index.column() == Config || index.column() == Threads
                ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   }
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
-  const QLocale locale;
-  switch (index.column()) {
-    case Index:
-      return r.index + 1;
-    case Config:
-      return configLabel(r.config);
-    case Tokens:
-      return locale.toString(r.tokens);
-    case Capacity:
-      return locale.toString(r.capacity);
-    case TrainTokens:
-      return locale.toString(r.train_tokens_per_s, 'f', 0);
-    case NaiveTokens:
-      return naive ? locale.toString(r.naive_train_tokens_per_s, 'f', 0) : QStringLiteral("–");
-    case Speedup:
-      return naive ? QString::number(r.naive_speedup, 'f', 2) + QLatin1Char('x')
-                   : QStringLiteral("–");
-    case Tflops:
-      return QString::number(r.train_tflops, 'f', 4);
-    case Efficiency:
-      return QString::number(r.efficiency, 'f', 3);
-    case Routing:
-      return QString::number(100 * r.routing_share, 'f', 1) + QStringLiteral(" %");
-    case TrainMs:
-      return QString::number(r.train_ms, 'f', 3);
-    case CeilingMs:
-      return QString::number(r.ceiling_train_ms, 'f', 3);
-    case Threads:
-      return r.threads;
-    case Seconds:
-      return QString::number(r.seconds, 'f', 1);
-    default:
-      return {};
-  }
+  return displayValue(r, index.column());
 }
 
 QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
