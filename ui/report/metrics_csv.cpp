@@ -132,7 +132,9 @@ struct Shape {
 void noteShape(const protocol::TelemetryEvent& event, Shape* shape) {
   if (!hasOwnFile(event)) {
     std::vector<std::string>& keys = shape->other_keys[std::string(protocol::event_type(event))];
-    for (const auto& [key, value] : protocol::to_json(event).items()) {
+    // A named object: items() of a temporary would outlive it in the range-for.
+    const nlohmann::json json = protocol::to_json(event);
+    for (const auto& [key, value] : json.items()) {
       if (key != "v" && key != "type" && std::find(keys.begin(), keys.end(), key) == keys.end())
         keys.push_back(key);
     }
