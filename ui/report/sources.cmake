@@ -25,6 +25,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_report.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_report_document.h
+  ${CMAKE_CURRENT_LIST_DIR}/run_report_summary.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_report_summary.h
   ${CMAKE_CURRENT_LIST_DIR}/warning_history.cpp
   ${CMAKE_CURRENT_LIST_DIR}/warning_history.h
 )
