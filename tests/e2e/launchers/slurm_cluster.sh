@@ -18,8 +18,10 @@ if [ "$action" = stop ]; then stop; exit 0; fi
 mkdir -p "$dir"/{state,spool,log}
 user=$(id -un)
 host=$(hostname -s)
-# Ports from the directory's name, so that two clusters of concurrent tests do not meet.
-base=$(( 20000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 20000 ))
+# Ports from the directory's name, so that two clusters of concurrent tests do not meet; below the
+# kernel's ephemeral range (32768 up), where a client socket could hold them, and above the test
+# sshd's 10000-19999.
+base=$(( 20000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 12000 ))
 dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 status=none
 chmod 600 "$dir/munge.key"
 munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \

@@ -47,19 +47,26 @@ chmod 600 "$dir/authorized_keys"
 
 # Something listens when a connection succeeds (bash's /dev/tcp: no ss or netstat needed).
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# A port from the directory's name, then the next free one, so concurrent tests do not meet.
-port=$(( 30000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 20000 ))
-for _ in $(seq 1 200); do
-  port_in_use "$port" || break
-  port=$(( port + 1 ))
-done
-port_in_use "$port" && { echo "sshd_server: no free port found near $port" >&2; exit 1; }
+# A port from the directory's name, then the next free one, so concurrent tests do not meet. Below
+# the kernel's ephemeral range (32768 up): a client socket there is invisible to port_in_use but
+# makes sshd's bind fail. The Slurm test cluster takes 20000-32767.
+next_free_port() {
+  local p=$1
+  for _ in $(seq 1 200); do
+    port_in_use "$p" || { echo "$p"; return 0; }
+    p=$(( p + 1 ))
+  done
+  echo "sshd_server: no free port found near $1" >&2
+  return 1
+}
+port=$(next_free_port $(( 10000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 10000 )))
 
 pubkey=yes password=no
 [ "$password_only" = yes ] && pubkey=no password=yes
+write_config() {
 cat > "$dir/sshd_config" <<CONF
 ListenAddress 127.0.0.1
-Port $port
+Port $1
 HostKey $dir/host_key
 PidFile $dir/sshd.pid
 AuthorizedKeysFile $dir/authorized_keys
@@ -73,19 +80,34 @@ LogLevel VERBOSE
 # scp (RemoteFetch) speaks SFTP since OpenSSH 9.
 Subsystem sftp internal-sftp
 CONF
-echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
+echo "[127.0.0.1]:$1 $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
+}
 
-"$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"
-for _ in $(seq 1 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+# Starts sshd on port $1 and waits until it accepts; fails at once when it could not bind (another
+# process took the port after the check), so that the caller tries the next one.
+start_on() {
+  write_config "$1"
+  : > "$dir/sshd.log"
+  "$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"
+  for _ in $(seq 1 150); do
+    port_in_use "$1" && return 0
+    grep -q "Cannot bind any address" "$dir/sshd.log" && return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+for attempt in 1 2 3; do
+  if start_on "$port"; then
     echo "PORT=$port"
     echo "IDENTITY=$dir/client_key"
     echo "KNOWN_HOSTS=$dir/known_hosts"
     echo "USER=$(id -un)"
     exit 0
   fi
-  sleep 0.1
+  echo "sshd_server: sshd did not accept connections on port $port (attempt $attempt): $(tail -n 3 "$dir/sshd.log" | tr '\n' ' ')" >&2
+  stop
+  port=$(next_free_port $(( port + 1 ))) || break
 done
-echo "sshd_server: sshd did not accept connections on port $port; log in $dir/sshd.log" >&2
-stop
+echo "sshd_server: sshd did not start; log in $dir/sshd.log" >&2
 exit 1
