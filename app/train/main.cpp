@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   add(add_replay_command);
   add(add_bench_command);
   add(add_launch_command);
+  add(add_plan_command);
 
   try {
     app.parse(argc, argv);

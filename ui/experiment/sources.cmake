@@ -1,7 +1,5 @@
 # The experiment editor: RunConfig form, JSON view, validation, presets, files and estimates.
 target_sources(moe_ui PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/config_estimates.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/config_estimates.h
   ${CMAKE_CURRENT_LIST_DIR}/config_field_catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_field_catalog.h
   ${CMAKE_CURRENT_LIST_DIR}/config_form.cpp

@@ -2,11 +2,12 @@
 // capacity rule, FLOPs, memory and the human units.
 #include <QtTest>
 
-#include "experiment/config_estimates.h"
+#include "plan/config_estimates.h"
 #include "experiment/human_units.h"
 
 using moe::protocol::RunConfig;
-using namespace moe::ui;
+using namespace moe::plan;
+using namespace moe::ui;  // human_units
 
 namespace {
 

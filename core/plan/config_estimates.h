@@ -12,7 +12,7 @@
 #include "protocol/parallel_layout.h"
 #include "protocol/run_config.h"
 
-namespace moe::ui {
+namespace moe::plan {
 
 struct ParameterEstimate {
   double experts = 0;  // every MoE layer's expert weights and biases (batched_fc1_w, ...)
@@ -93,10 +93,20 @@ int64_t worldSize(const protocol::RunConfig& config);
 // stays on the rank. C is the estimate's capacity (balanced demand when dropless).
 double allToAllBytesPerLayer(const protocol::RunConfig& config, const CapacityEstimate& capacity);
 
+// One MoE layer's expert weights and biases, every expert.
+double expertParameters(const protocol::RunConfig& config);
+// Forward FLOPs of one MoE layer's gate per token.
+double gateForwardFlopsPerToken(const protocol::RunConfig& config);
+// Forward FLOPs of everything but the experts (gates included) for `samples` samples. Matmuls
+// count 2 per multiply-add (so training is the usual 6 * parameters * tokens for them); the
+// attention scores and the image stem's convolutions are added explicitly, the head of the image
+// model runs once per sample, not per token.
+double denseForwardFlops(const protocol::RunConfig& config, double samples);
+
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
 int64_t dtypeBytes(const std::string& dtype);
 
-}  // namespace moe::ui
+}  // namespace moe::plan

@@ -1,4 +1,4 @@
-#include "experiment/config_estimates.h"
+#include "plan/config_estimates.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "moe_kernels/capacity.h"
 #include "protocol/expert_flops.h"
 
-namespace moe::ui {
+namespace moe::plan {
 namespace {
 
 using protocol::RunConfig;
@@ -37,15 +37,21 @@ double gateParameters(const RunConfig& c) {
   return e * m;  // wg, no bias
 }
 
+}  // namespace
+
 double expertParameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts), h = double(c.moe.hidden);
   return 2 * e * h * m + (c.moe.fc1_bias ? e * h : 0) + (c.moe.fc2_bias ? e * m : 0);
 }
 
+namespace {
+
 double denseFfnParameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   return 2 * m * h + h + m;
 }
+
+}  // namespace
 
 double gateForwardFlopsPerToken(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
@@ -56,14 +62,14 @@ double gateForwardFlopsPerToken(const RunConfig& c) {
   return 2 * e * m;
 }
 
+namespace {
+
 double saturatingInt(double v) {
   return std::min(v, double(std::numeric_limits<int64_t>::max() / 2));
 }
 
-// Forward FLOPs of everything but the experts, for one optimizer step's samples. Matmuls count
-// 2 per multiply-add (so training is the usual 6 * parameters * tokens for them); the attention
-// scores and the image stem's convolutions are added explicitly, the head of the image model runs
-// once per sample, not per token.
+}  // namespace
+
 double denseForwardFlops(const RunConfig& c, double samples) {
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   const double moe = double(moeLayerCount(c)), blocks = double(c.model.layers);
@@ -85,6 +91,8 @@ double denseForwardFlops(const RunConfig& c, double samples) {
   }
   return samples * tps * ffn_tokenwise;  // helloworld: the gate
 }
+
+namespace {
 
 // C as the estimates use it: balanced demand stands in for the max demand, which is known only at
 // run time.
@@ -292,4 +300,4 @@ ConfigEstimates estimate(const RunConfig& c) {
   return out;
 }
 
-}  // namespace moe::ui
+}  // namespace moe::plan

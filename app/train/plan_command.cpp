@@ -1,0 +1,89 @@
+// moe-train plan --config FILE [--profile NAME|FILE] [--nodes K] [--nproc-per-node N]
+// [--max-ranks R] [--json OUT]: predicted memory, communication and step time of the config on a
+// cluster (docs/PLANNER.md). With --nproc-per-node, every valid r on that layout; without, the
+// best layout at each size from 1 to --max-ranks (1024) ranks.
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "config_input.h"
+#include "plan/hardware_profile.h"
+#include "plan/layout_search.h"
+#include "plan/plan_json.h"
+#include "plan_table.h"
+
+namespace moe::train {
+namespace {
+
+struct PlanOptions {
+  std::string config, profile = "h100-sxm", json_out;
+  std::vector<std::string> overrides;
+  int64_t nodes = 0, nproc_per_node = 0, max_ranks = 1024;
+};
+
+plan::HardwareProfile load_profile(const std::string& name) {
+  try {
+    return plan::loadProfile(name);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("--profile: ") + e.what());
+  }
+}
+
+// Written whole under a temporary name, then renamed: a reader never sees half a file.
+void write_json(const std::string& path, const nlohmann::json& doc) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("--json: " + path + ": cannot be written");
+    out << doc.dump(2) << "\n";
+    if (!out.flush()) throw InputError("--json: " + path + ": write failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("--json: " + path + ": cannot be written");
+  }
+}
+
+int run_plan(const PlanOptions& o) {
+  if (o.nodes < 0 || o.nproc_per_node < 0 || o.max_ranks < 1) {
+    throw InputError("--nodes, --nproc-per-node and --max-ranks must be positive");
+  }
+  const protocol::RunConfig config = load_valid_config(o.config, o.overrides);
+  const plan::HardwareProfile profile = load_profile(o.profile);
+  std::vector<plan::LayoutPrediction> layouts;
+  if (o.nproc_per_node > 0) {
+    const int64_t nodes = o.nodes > 0 ? o.nodes : 1;
+    layouts = plan::layoutsFor(config, nodes, o.nproc_per_node, profile);
+    if (layouts.empty()) throw InputError(layout_refusal(config, nodes, o.nproc_per_node));
+  } else {
+    layouts = plan::scalingTable(config, profile, o.max_ranks, o.nodes);
+    if (layouts.empty())
+      throw InputError("no layout up to " + std::to_string(o.max_ranks) + " ranks suits " +
+                       o.config);
+  }
+  const auto best = plan::bestOf(layouts);
+  print_plan(std::cout, config, profile, layouts, *best, o.nproc_per_node > 0);
+  if (!o.json_out.empty()) write_json(o.json_out, plan::planJson(layouts, best, profile));
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_plan_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "plan", "Predict memory, communication and step time of a config on a cluster");
+  auto o = std::make_shared<PlanOptions>();
+  cmd->add_option("--config", o->config, "RunConfig JSON file")->required();
+  cmd->add_option("--set", o->overrides, "Override a key: key.path=value (repeatable)");
+  cmd->add_option("--profile", o->profile,
+                  "Hardware profile: a shipped name (h100-sxm, h100-sxm+ib-hdr, ...) or a file "
+                  "from `moe-train bench --calibrate` (default h100-sxm)");
+  cmd->add_option("--nodes", o->nodes, "Nodes (default: as many as the ranks need)");
+  cmd->add_option("--nproc-per-node", o->nproc_per_node,
+                  "Ranks per node: plan this layout only, for every valid r");
+  cmd->add_option("--max-ranks", o->max_ranks, "Largest world of the scaling table (1024)");
+  cmd->add_option("--json", o->json_out, "Write the layouts and the best one as JSON");
+  return [o]() { return run_plan(*o); };
+}
+
+}  // namespace moe::train

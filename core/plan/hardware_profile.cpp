@@ -1,0 +1,69 @@
+#include "plan/hardware_profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "plan/profile_fields.h"
+
+namespace moe::plan {
+namespace {
+
+using nlohmann::json;
+
+// Log-distance between two GEMM shapes: shapes a factor apart in any dimension are far apart.
+double shapeDistance(const GemmRate& r, int64_t m, int64_t k, int64_t n) {
+  const auto d = [](double a, double b) {
+    const double x = std::log(std::max(a, 1.0) / std::max(b, 1.0));
+    return x * x;
+  };
+  return d(double(r.m), double(m)) + d(double(r.k), double(k)) + d(double(r.n), double(n));
+}
+
+}  // namespace
+
+const LinkProfile& HardwareProfile::intraNode(int64_t ranks) const {
+  if (intra_node.empty()) throw std::invalid_argument(name + ": no intra_node link");
+  const LinkProfile* best = &intra_node.front();
+  for (const LinkProfile& link : intra_node) {
+    if (std::llabs(link.ranks - ranks) < std::llabs(best->ranks - ranks)) best = &link;
+  }
+  return *best;
+}
+
+double HardwareProfile::peakFlops(const std::string& dtype) const {
+  if (dtype == "bfloat16") return device.peak_flops_bfloat16;
+  if (dtype == "float64") return device.peak_flops_float64;
+  return device.peak_flops_float32;  // float16 runs as float32 in the engine
+}
+
+double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype) const {
+  const std::string type = dtype == "float16" ? "float32" : dtype;
+  const GemmRate* nearest = nullptr;
+  double best = std::numeric_limits<double>::infinity();
+  for (const GemmRate& r : device.gemm_rates) {
+    if (r.dtype != type) continue;
+    const double d = shapeDistance(r, m, k, n);
+    if (d < best) best = d, nearest = &r;
+  }
+  if (nearest) return nearest->flops_per_s;
+  return peakFlops(type) * device.gemm_efficiency;
+}
+
+HardwareProfile parseProfile(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text, nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw std::invalid_argument(origin + ": not JSON: " + e.what());
+  }
+  return profileFromJson(doc, origin);
+}
+
+std::string profileJson(const HardwareProfile& profile) {
+  return profileToJson(profile).dump(2) + "\n";
+}
+
+}  // namespace moe::plan

@@ -1,0 +1,43 @@
+#include "plan/plan_json.h"
+
+namespace moe::plan {
+
+nlohmann::json layoutJson(const LayoutPrediction& lp) {
+  const StepPrediction& p = lp.prediction;
+  const StepCounts& c = p.counts;
+  nlohmann::json phases = nlohmann::json::object();
+  for (const auto& [name, ms] : p.phases_ms) phases[name] = ms;
+  return {{"nodes", lp.layout.nodes},
+          {"nproc_per_node", lp.layout.nproc_per_node},
+          {"world", lp.layout.world()},
+          {"r", lp.layout.r},
+          {"overlap", lp.layout.overlap},
+          {"step_ms", p.step_ms},
+          {"tokens_per_s", p.tokens_per_s},
+          {"compute_ms", p.compute_ms},
+          {"a2a_ms", p.a2a_ms},
+          {"allreduce_ms", p.allreduce_ms},
+          {"memory_bytes_per_rank", p.memory_bytes},
+          {"a2a_bytes_per_step", c.a2a_forward.bytes + c.a2a_backward.bytes},
+          {"a2a_inter_node_bytes_per_step",
+           c.a2a_forward.inter_node_bytes + c.a2a_backward.inter_node_bytes},
+          {"expert_gather_bytes_per_step", c.gather_forward.bytes + c.gather_backward.bytes},
+          {"allreduce_bytes_per_step", c.allreduce.bytes},
+          {"slots_per_expert", c.slots},
+          {"ranks_per_device", p.ranks_per_device},
+          {"phases_ms", phases},
+          {"fits", p.fits}};
+}
+
+nlohmann::json planJson(const std::vector<LayoutPrediction>& layouts,
+                        const std::optional<LayoutPrediction>& best,
+                        const HardwareProfile& profile) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& l : layouts) list.push_back(layoutJson(l));
+  return {{"profile", profile.name},
+          {"device", profile.device.name},
+          {"layouts", list},
+          {"best", best ? layoutJson(*best) : nlohmann::json()}};
+}
+
+}  // namespace moe::plan

@@ -1,0 +1,20 @@
+// The planner's results as JSON (docs/PLANNER.md, "moe-train plan --json"): one object per layout
+// with nodes, nproc_per_node, r, step_ms, tokens_per_s, memory_bytes_per_rank,
+// a2a_bytes_per_step, allreduce_bytes_per_step, phases_ms and fits, and the best layout.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "plan/layout_search.h"
+
+namespace moe::plan {
+
+nlohmann::json layoutJson(const LayoutPrediction& layout);
+// {"profile": name, "layouts": [...], "best": {...} or null}
+nlohmann::json planJson(const std::vector<LayoutPrediction>& layouts,
+                        const std::optional<LayoutPrediction>& best,
+                        const HardwareProfile& profile);
+
+}  // namespace moe::plan

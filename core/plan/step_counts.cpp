@@ -1,0 +1,231 @@
+#include "plan/step_counts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "moe_kernels/capacity.h"
+#include "plan/op_counts.h"
+#include "protocol/expert_flops.h"
+#include "protocol/parallel_layout.h"
+
+namespace moe::plan {
+namespace {
+
+using protocol::RunConfig;
+
+constexpr double kBucketBytes = 25.0 * (1 << 20);  // core/train/gradient_sync.h's buckets
+// Collectives every step makes besides the gradients: the losses' sum, the stop flag, and with
+// several ranks the ranks event's figures.
+constexpr double kSmallCollectivesPerStep = 3;
+
+// What the layer's placement on the layout means for one rank (core/moe/expert_parallel.h).
+struct Placement {
+  int64_t world = 1, local_experts = 1, shards = 1;
+  bool split = false;  // experts split over the ranks (expert_parallel with W > 1)
+};
+
+Placement placementOf(const RunConfig& c, const Layout& l) {
+  const auto p = protocol::expert_placement(c.moe.experts, l.world(), c.parallel.expert_parallel);
+  return {l.world(), p.local_experts, p.shards, c.parallel.expert_parallel && l.world() > 1};
+}
+
+// Slots per expert in one rank's buffer: the capacity rule on the rank's tokens with balanced
+// demand standing in for the max (known only at run time), aligned as the engine aligns it.
+int64_t rankSlots(const RunConfig& c, const Layout& l, const Placement& p, int64_t tokens) {
+  const int64_t experts = c.moe.experts, k = std::min(c.moe.top_k, experts);
+  const int64_t balanced = k * ((tokens + experts - 1) / experts);
+  int64_t align = 1;
+  if (p.split) align = (l.r >= 1 ? p.shards / l.r : 1) * l.overlap;
+  return kernels::capacity_slots(c.moe.capacity_factor, tokens, experts, k, balanced, align);
+}
+
+void checkLayout(const RunConfig& c, const Layout& l) {
+  if (l.nodes < 1 || l.nproc_per_node < 1 || l.overlap < 1) {
+    throw std::invalid_argument("layout: nodes, ranks per node and overlap must be >= 1");
+  }
+  const RunConfig placed = withLayout(c, l);
+  const auto problems = protocol::layout_problems(placed, l.world());
+  if (!problems.empty()) {
+    throw std::invalid_argument(problems.front().pointer + ": " + problems.front().message);
+  }
+  const auto p = protocol::expert_placement(c.moe.experts, l.world(), c.parallel.expert_parallel);
+  const auto valid = protocol::valid_adaptive_r(p);
+  if (std::find(valid.begin(), valid.end(), l.r) == valid.end()) {
+    throw std::invalid_argument("/parallel/adaptive_r: r = " + std::to_string(l.r) +
+                                " is not admitted on " + std::to_string(l.world()) + " ranks");
+  }
+}
+
+// Share of a rank's all-to-all bytes that goes to ranks of other nodes.
+double interNodeShare(const Layout& l) {
+  const double w = double(l.world());
+  return w > 1 ? (w - double(l.nproc_per_node)) / (w - 1) : 0.0;
+}
+
+Collective collective(double bytes, double calls, const Layout& l) {
+  return {bytes, bytes * interNodeShare(l), calls};
+}
+
+// The MoE layers' communication per micro-batch: tokens through the all-to-all, and expert
+// weights gathered where a rank computes more than its own part (docs/ROUTING.md table).
+void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
+                           double layers, double tokens) {
+  if (!p.split) return;
+  const double w = double(l.world()), e = double(c.moe.experts), m = double(c.model.dim);
+  const double elem = double(dtypeBytes(c.train.dtype)), cs = double(s.slots);
+  const double k = double(std::min(c.moe.top_k, c.moe.experts));
+  // Routing: every rank gathers the group's choices (k int32 per token).
+  const Collective routing = collective((w - 1) * tokens * k * 4, 1, l);
+  if (l.r >= 1) {
+    const double copies = p.shards > 1 ? double(l.r) : 1.0;  // a group's r ranks all get the slot
+    const double there = (w - 1) / w * e * copies * cs * m * elem;
+    const double calls = 2 * (p.shards > 1 ? 1.0 : double(l.overlap));
+    s.a2a_forward = collective(layers * 2 * there, layers * calls, l);
+    s.a2a_backward = collective(layers * 2 * there, layers * calls, l);
+  }
+  s.a2a_forward.bytes += layers * routing.bytes;
+  s.a2a_forward.inter_node_bytes += layers * routing.inter_node_bytes;
+  s.a2a_forward.calls += layers * routing.calls;
+  const bool gathers = l.r == 0 || (p.shards > 1 && l.r < p.shards);
+  if (!gathers) return;
+  const double experts_bytes = expertParameters(c) * elem;  // every expert, whole
+  const double tensors = 2.0 + double(c.moe.fc1_bias) + double(c.moe.fc2_bias);
+  s.gather_forward = collective(layers * (w - 1) / w * experts_bytes, layers * tensors, l);
+  s.gather_backward = collective(layers * experts_bytes, layers * tensors, l);
+}
+
+// One micro-batch's forward work of the MoE layers on this rank.
+void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
+                     double layers, double tokens) {
+  const double e = double(c.moe.experts), m = double(c.model.dim), h = double(c.moe.hidden);
+  const double k = double(std::min(c.moe.top_k, c.moe.experts)), cs = double(s.slots);
+  const double elem = double(dtypeBytes(c.train.dtype));
+  const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
+  s.gate.flops += layers * tokens * gateForwardFlopsPerToken(c);
+  s.gate.bytes += layers * (tokens * m * elem + kGateScoreTensors * tokens * e * gate_elem);
+  s.gate.ops += layers * kGateOps;
+  s.gate.m = int64_t(tokens), s.gate.k = c.model.dim, s.gate.n = c.moe.experts;
+  // Dispatch zero-fills the [E, Cs, M] buffer and scatters k rows per token into it; combine
+  // reads them back and sums k rows per token.
+  const double slots_bytes = e * cs * m * elem, choice_bytes = tokens * k * m * elem;
+  s.dispatch.bytes += layers * (2 * slots_bytes + 2 * choice_bytes);
+  s.dispatch.ops += layers * kDispatchOps;
+  s.combine.bytes += layers * (slots_bytes + 2 * choice_bytes + tokens * m * elem);
+  s.combine.ops += layers * kCombineOps;
+  // Every rank's expert work is E x Cs rows of fc1 and fc2 whatever r (docs/PLANNER.md).
+  const double rows = e * cs;
+  s.experts.flops += layers * protocol::expert_train_flops(rows, 1, m, h) / 3;
+  s.experts.bytes += layers * kExpertHiddenPasses * rows * h * elem;
+  s.experts.ops += layers * kExpertOps;
+  const bool sharded = p.split && p.shards > 1 && l.r >= 1;
+  const int64_t width = sharded ? c.moe.hidden / l.r : c.moe.hidden;
+  const int64_t per_expert = sharded ? int64_t(rows) * l.r / c.moe.experts / p.shards * l.world()
+                             : p.split && l.r >= 1 ? s.slots * l.world()
+                                                   : s.slots;
+  s.experts.m = std::max<int64_t>(per_expert, 1), s.experts.k = c.model.dim, s.experts.n = width;
+}
+
+// Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
+void countDense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
+  const double moe_layers = double(moeLayerCount(c));
+  s.other.flops +=
+      denseForwardFlops(c, samples) - moe_layers * tokens * gateForwardFlopsPerToken(c);
+  s.other.bytes += denseElementwiseBytes(c, samples, tokens);
+  s.other.ops += denseOps(c);
+  s.other.m = int64_t(tokens), s.other.k = c.model.dim;
+  s.other.n = c.model.kind == "lm" ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
+}
+
+// Backward: twice the forward's FLOPs (input and weight gradients), its memory traffic and ops
+// again and a half; the shapes of the forward.
+void countBackward(StepCounts& s) {
+  const PhaseWork* forward[] = {&s.gate, &s.dispatch, &s.combine, &s.other};
+  for (const PhaseWork* f : forward) {
+    s.backward.flops += 2 * f->flops;
+    s.backward.bytes += kBackwardTrafficFactor * f->bytes;
+    s.backward.ops += kBackwardOpsFactor * f->ops;
+  }
+  s.backward.m = s.other.m, s.backward.k = s.other.k, s.backward.n = s.other.n;
+  s.experts_backward = s.experts;
+  s.experts_backward.flops *= 2;
+  s.experts_backward.bytes *= kBackwardTrafficFactor;
+  s.experts_backward.ops *= kBackwardOpsFactor;
+}
+
+void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
+  const double params = rank.parameters.total();
+  const double elem = double(dtypeBytes(c.train.dtype));
+  const bool masters = c.train.dtype == "bfloat16";
+  const double state_elem = masters ? 4.0 : elem;
+  const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
+  // Read weight and gradient, write the weight; read and write each state (and the masters);
+  // zero_grad writes the gradients and the norm reads them.
+  s.optimizer.bytes = params * (elem * 5 + state_elem * 2 * states + (masters ? 8.0 : 0.0));
+  s.optimizer.ops = parameterTensors(c) * (c.train.optimizer == "adamw" ? kAdamOps : kSgdOps);
+}
+
+void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
+                            const ConfigEstimates& whole, const RankEstimate& rank) {
+  if (l.world() <= 1) return;
+  const double elem = double(dtypeBytes(c.train.dtype));
+  // Split experts' gradients come back through the all-to-all; everything else is averaged.
+  const bool split = c.parallel.expert_parallel;
+  const double replicated = split ? rank.parameters.dense : whole.parameters.total();
+  const double bytes = replicated * elem;
+  s.allreduce = {bytes, l.nodes > 1 ? bytes : 0.0,
+                 std::ceil(bytes / kBucketBytes) + kSmallCollectivesPerStep};
+}
+
+}  // namespace
+
+Layout configLayout(const RunConfig& c) {
+  Layout l;
+  l.nodes = c.parallel.nodes;
+  l.nproc_per_node = c.parallel.nproc;
+  l.r = c.parallel.adaptive_r < 0 ? 1 : c.parallel.adaptive_r;  // "auto" (-1): r = 1's figure
+  l.overlap = c.parallel.a2a_overlap_degree;
+  return l;
+}
+
+RunConfig withLayout(RunConfig c, const Layout& l) {
+  c.parallel.nodes = l.nodes;
+  c.parallel.nproc = l.nproc_per_node;
+  c.parallel.adaptive_r = l.r;
+  c.parallel.a2a_overlap_degree = l.overlap;
+  return c;
+}
+
+StepCounts countStep(const RunConfig& config, const Layout& layout) {
+  checkLayout(config, layout);
+  const RunConfig c = withLayout(config, layout);
+  const ConfigEstimates whole = estimate(c);
+  const Placement p = placementOf(c, layout);
+  StepCounts s;
+  s.layout = layout;
+  s.tokens_per_step = whole.tokens_per_step;
+  const double samples = double(c.train.batch_size / layout.world());
+  const double tokens = samples * double(whole.tokens_per_sample);
+  s.slots = rankSlots(c, layout, p, int64_t(tokens));
+  const double layers = double(whole.moe_layers);
+  countMoeCompute(c, layout, p, s, layers, tokens);
+  countMoeCommunication(c, layout, p, s, layers, tokens);
+  countDense(c, s, samples, tokens);
+  countBackward(s);
+  // Everything above is one micro-batch: grad_accum of them make the step.
+  const double micro = double(c.train.grad_accum);
+  for (PhaseWork* w :
+       {&s.gate, &s.dispatch, &s.experts, &s.combine, &s.other, &s.backward, &s.experts_backward}) {
+    w->flops *= micro, w->bytes *= micro, w->ops *= micro;
+  }
+  for (Collective* x : {&s.a2a_forward, &s.a2a_backward, &s.gather_forward, &s.gather_backward}) {
+    x->bytes *= micro, x->inter_node_bytes *= micro, x->calls *= micro;
+  }
+  countOptimizer(c, s, whole.rank);
+  countGradientAllReduce(c, layout, s, whole, whole.rank);
+  s.memory = whole.rank.memory;
+  s.buffers = bufferBytes(c, layout.r, p.split, p.shards, double(s.slots));
+  return s;
+}
+
+}  // namespace moe::plan
