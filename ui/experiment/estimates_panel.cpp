@@ -8,6 +8,7 @@
 #include "experiment/human_units.h"
 
 namespace moe::ui {
+using namespace moe::plan;  // the estimates' figures
 namespace {
 
 QString q(const std::string& s) {

@@ -6,7 +6,7 @@
 #include <QHash>
 #include <QWidget>
 
-#include "experiment/config_estimates.h"
+#include "plan/config_estimates.h"
 
 class QLabel;
 
@@ -31,8 +31,8 @@ class EstimatesPanel : public QWidget {
   void addRow(const QString& key, const QString& label, const QString& tooltip);
   void addRankRows();
   void refresh();
-  void showRank(const protocol::RunConfig& config, const ConfigEstimates& estimates);
-  QString placementText(const RankEstimate& rank) const;
+  void showRank(const protocol::RunConfig& config, const plan::ConfigEstimates& estimates);
+  QString placementText(const plan::RankEstimate& rank) const;
   void set(const QString& row, const QString& text, const QString& detail = {});
 
   ExperimentDocument* document_;
