@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench/bench_report.h"
+#include "bench/calibrate.h"
 #include "bench/layer_benchmark.h"
 #include "commands.h"
 #include "config_input.h"
@@ -16,7 +17,8 @@ namespace moe::train {
 namespace {
 
 struct BenchArgs {
-  std::string config, json_out;
+  std::vector<std::string> configs;  // one; several only with --calibrate
+  std::string json_out;
   std::vector<std::string> overrides, sweeps;
   int iters = 5;
   double min_seconds = 1.0;
@@ -24,6 +26,8 @@ struct BenchArgs {
   int blas_threads = 0;
   bool paired = false;  // the i-th values of every sweep together, instead of every combination
   bool jsonl = false;   // one JSON line per finished config on stdout, the table on stderr
+  bool calibrate = false, calibrate_collectives = false, quick = false;  // bench/calibrate.h
+  std::vector<int> nprocs;
 };
 
 struct Sweep {
@@ -116,9 +120,15 @@ nlohmann::json swept_values(const protocol::RunConfig& config, const std::vector
 }
 
 int run_bench(const BenchArgs& args) {
-  nlohmann::json base = args.config.empty() ? protocol::to_json(protocol::RunConfig{})
-                                            : protocol::read_config_json_file(args.config);
-  const std::string where = args.config.empty() ? "bench config" : args.config;
+  if (args.configs.size() > 1)
+    throw InputError("--config is given " + std::to_string(args.configs.size()) +
+                     " times: bench takes one (several only with --calibrate)");
+  if (!args.nprocs.empty() || args.quick)
+    throw InputError("--nproc and --quick go with --calibrate");
+  const std::string config_file = args.configs.empty() ? "" : args.configs.front();
+  nlohmann::json base = config_file.empty() ? protocol::to_json(protocol::RunConfig{})
+                                            : protocol::read_config_json_file(config_file);
+  const std::string where = config_file.empty() ? "bench config" : config_file;
   std::vector<Sweep> sweeps;
   for (const auto& text : args.sweeps) sweeps.push_back(parse_sweep(text));
   check_distinct_keys(sweeps);
@@ -211,7 +221,8 @@ Command add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "bench", "Benchmark one MoE layer: efficiency, routing share, naive baseline");
   auto args = std::make_shared<BenchArgs>();
-  cmd->add_option("--config", args->config, "RunConfig JSON (default: the built-in defaults)");
+  cmd->add_option("--config", args->configs,
+                  "RunConfig JSON (default: the built-in defaults); with --calibrate repeatable");
   cmd->add_option("--set", args->overrides, "Override a key: key.path=value (repeatable)");
   cmd->add_option("--sweep", args->sweeps,
                   "key.path=v1,v2,... (repeatable; all combinations, or see --pair)");
@@ -230,7 +241,22 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--blas-threads", args->blas_threads,
                   "BLAS threads for the expert GEMMs (default 0: the fastest of 1 and every core)")
       ->check(CLI::Range(0, 1024));
-  return [args]() { return run_bench(*args); };
+  cmd->add_flag("--calibrate", args->calibrate,
+                "Measure this machine into a planner profile (--json FILE; docs/PLANNER.md)");
+  cmd->add_option("--nproc", args->nprocs,
+                  "With --calibrate: local ranks for the collectives, 2 to 64 (repeatable; "
+                  "default 2 and 4 on the CPU, every GPU on CUDA)");
+  cmd->add_flag("--quick", args->quick, "With --calibrate: fewer shapes, sizes and repeats");
+  // One rank of --calibrate's collectives, started through moe-train launch (hidden).
+  cmd->add_flag("--calibrate-collectives", args->calibrate_collectives)->group("");
+  return [args]() {
+    if (!args->calibrate && !args->calibrate_collectives) return run_bench(*args);
+    if (!args->overrides.empty() || !args->sweeps.empty())
+      throw InputError("--calibrate takes --config files, not --set or --sweep");
+    const CalibrateOptions options{args->configs, args->json_out, args->nprocs, args->quick};
+    return args->calibrate_collectives ? run_calibrate_collectives(options)
+                                       : run_calibrate(options);
+  };
 }
 
 }  // namespace moe::train

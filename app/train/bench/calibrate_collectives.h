@@ -1,0 +1,32 @@
+#pragma once
+// The collectives between local ranks for a calibrated profile: each rank of a `moe-train launch`
+// times all_to_all and all_reduce_sum over the engine's process group at several sizes, and
+// rank 0 fits latency and bandwidth; the calibrating process starts those ranks as a child.
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/calibrate.h"
+#include "dist/process_group.h"
+#include "plan/hardware_profile.h"
+
+namespace moe::train {
+
+// t = intercept + slope * x, least squares on the relative error (weights 1 / t^2): small
+// messages decide the latency and large ones the bandwidth, each to its own precision.
+struct LineFit {
+  double intercept = 0, slope = 0;
+};
+LineFit fit_line_relative(const std::vector<double>& x, const std::vector<double>& t);
+
+// Every rank calls it; the figures are the same on every rank (the slowest rank's medians).
+plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,
+                                      bool quick);
+
+// Starts `nproc` local ranks (moe-train launch ... bench --calibrate-collectives), passing their
+// output through to stderr, and returns what rank 0 measured. Throws std::runtime_error with the
+// tail of the ranks' stderr when they fail.
+plan::LinkProfile run_collectives_child(int nproc, const CalibrateOptions& options);
+
+}  // namespace moe::train

@@ -1,0 +1,97 @@
+#include "bench/calibrate_gemm.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bench/timing.h"
+#include "plan/step_counts.h"
+#include "runtime/device.h"
+
+namespace moe::train {
+namespace {
+
+std::string engine_dtype(const std::string& dtype) {
+  return dtype == "float16" ? "float32" : dtype;  // the engine computes float16 runs in float32
+}
+
+at::ScalarType scalar_type(const std::string& dtype) {
+  if (dtype == "bfloat16") return at::kBFloat16;
+  if (dtype == "float64") return at::kDouble;
+  return at::kFloat;
+}
+
+void add_unique(std::vector<GemmShape>& shapes, const GemmShape& s) {
+  if (s.m <= 0 || s.k <= 0 || s.n <= 0) return;
+  for (const auto& t : shapes) {
+    if (t.m == s.m && t.k == s.k && t.n == s.n && t.dtype == s.dtype) return;
+  }
+  shapes.push_back(s);
+}
+
+// The phases whose FLOPs the planner prices with a GEMM rate.
+void add_config_shapes(std::vector<GemmShape>& shapes, const protocol::RunConfig& config,
+                       const plan::Layout& layout) {
+  plan::StepCounts counts;
+  try {
+    counts = plan::countStep(config, layout);
+  } catch (const std::invalid_argument&) {
+    return;  // experts or batch do not fit this number of ranks: the planner will not ask
+  }
+  const std::string dtype = engine_dtype(config.train.dtype);
+  for (const plan::PhaseWork* p :
+       {&counts.gate, &counts.experts, &counts.other, &counts.backward, &counts.experts_backward}) {
+    if (p->flops > 0) add_unique(shapes, {p->m, p->k, p->n, dtype});
+  }
+}
+
+}  // namespace
+
+std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>& configs,
+                                          const std::vector<int>& nprocs, bool quick, bool on_gpu) {
+  std::vector<GemmShape> shapes;
+  std::vector<std::string> dtypes{"float32"};
+  for (const auto& config : configs) {
+    const std::string dtype = engine_dtype(config.train.dtype);
+    if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end()) dtypes.push_back(dtype);
+    plan::Layout layout = plan::configLayout(config);
+    layout.nodes = 1;
+    layout.nproc_per_node = 1;
+    add_config_shapes(shapes, config, layout);
+    for (int n : nprocs) {
+      layout.nproc_per_node = n;
+      add_config_shapes(shapes, config, layout);
+    }
+  }
+  // A small grid for configs not measured here: the planner takes the nearest shape.
+  const std::vector<int64_t> ms =
+      quick ? std::vector<int64_t>{256, 1024} : std::vector<int64_t>{256, 1024, 4096};
+  const std::vector<int64_t> ks =
+      quick ? std::vector<int64_t>{64, 256} : std::vector<int64_t>{64, 256, 1024};
+  for (const auto& dtype : dtypes) {
+    for (int64_t m : ms) {
+      for (int64_t k : ks) add_unique(shapes, {m, k, k, dtype});
+    }
+  }
+  const int64_t big = on_gpu ? 4096 : quick ? 256 : 512;
+  for (const char* dtype : {"bfloat16", "float64"}) {
+    if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end())
+      add_unique(shapes, {big, big, big, dtype});
+  }
+  return shapes;
+}
+
+plan::GemmRate time_gemm(const GemmShape& s, const at::Device& device, bool quick) {
+  torch::NoGradGuard no_grad;
+  auto opt = at::TensorOptions().dtype(scalar_type(s.dtype)).device(device);
+  const auto a = at::randn({s.m, s.k}, opt), b = at::randn({s.k, s.n}, opt);
+  TimingOptions timing{device.is_cuda() ? 3 : 1, quick ? 2 : 3, quick ? 0.02 : 0.2};
+  const double ms = median_ms(timing, [&] {
+    auto c = at::mm(a, b);
+    synchronize(device);
+  });
+  const double flops =
+      2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
+  return plan::GemmRate{s.m, s.k, s.n, s.dtype, flops / (ms / 1e3)};
+}
+
+}  // namespace moe::train

@@ -1,0 +1,28 @@
+#pragma once
+// The GEMM rates of a calibrated profile: the shapes the planner will look up for the given
+// configs (plan::countStep's phase shapes on one rank and on each local rank count) and a small
+// generic grid, each timed as a forward GEMM [m, k] x [k, n].
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "plan/hardware_profile.h"
+#include "protocol/run_config.h"
+
+namespace moe::train {
+
+struct GemmShape {
+  int64_t m = 0, k = 0, n = 0;
+  std::string dtype;  // "float32", "bfloat16" or "float64" (float16 runs as float32)
+};
+
+// Distinct shapes, the configs' first: their dtypes plus float32, and one large shape in each
+// dtype no config uses, so that every peak in the profile is a measured one.
+std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>& configs,
+                                          const std::vector<int>& nprocs, bool quick, bool on_gpu);
+
+// Median FLOP/s of at::mm on the shape's random operands (warm-up first).
+plan::GemmRate time_gemm(const GemmShape& shape, const at::Device& device, bool quick);
+
+}  // namespace moe::train

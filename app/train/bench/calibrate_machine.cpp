@@ -1,0 +1,100 @@
+#include "bench/calibrate_machine.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "bench/timing.h"
+#include "runtime/device.h"
+
+#ifdef MOE_ENGINE_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <torch/cuda.h>
+#endif
+
+namespace moe::train {
+namespace {
+
+// The value after "key" and its colon on the first line of `path` that starts with key.
+std::string proc_field(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto begin = line.find_first_not_of(" \t", colon + 1);
+    return begin == std::string::npos ? std::string() : line.substr(begin);
+  }
+  return {};
+}
+
+// "16384 kB" -> bytes; 0 when absent.
+double kib_field(const std::string& path, const std::string& key) {
+  const std::string value = proc_field(path, key);
+  return value.empty() ? 0 : std::stod(value) * 1024.0;
+}
+
+}  // namespace
+
+MachineFacts machine_facts() {
+  MachineFacts m;
+  char host[256] = {};
+  m.hostname = gethostname(host, sizeof host - 1) == 0 ? host : "unknown host";
+  m.cpu_model = proc_field("/proc/cpuinfo", "model name");
+  if (m.cpu_model.empty()) m.cpu_model = "unknown CPU";
+  m.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  m.memory_bytes = kib_field("/proc/meminfo", "MemTotal");
+  return m;
+}
+
+ComputeDeviceFacts compute_device_facts(const std::string& resolved_device,
+                                        const MachineFacts& machine) {
+  ComputeDeviceFacts d;
+  d.device = compute_device(resolved_device, 0);
+  d.name = machine.cpu_model;
+  d.memory_bytes = machine.memory_bytes;
+#ifdef MOE_ENGINE_CUDA
+  if (d.device.is_cuda()) {
+    const auto* props = at::cuda::getDeviceProperties(d.device.index());
+    d.name = props->name;
+    d.memory_bytes = static_cast<double>(props->totalGlobalMem);
+    d.count = static_cast<int64_t>(torch::cuda::device_count());
+  }
+#endif
+  return d;
+}
+
+double resident_bytes() {
+  return kib_field("/proc/self/status", "VmRSS");
+}
+
+double copy_bandwidth(const at::Device& device, bool quick) {
+  const int64_t bytes = (quick ? 64ll : 256ll) << 20;
+  auto opt = at::TensorOptions().dtype(at::kFloat).device(device);
+  auto src = at::ones({bytes / 4}, opt), dst = at::empty({bytes / 4}, opt);
+  TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};
+  const double ms = median_ms(timing, [&] {
+    dst.copy_(src);
+    synchronize(device);
+  });
+  return 2.0 * static_cast<double>(bytes) / (ms / 1e3);
+}
+
+double op_overhead_s(const at::Device& device, bool quick) {
+  torch::NoGradGuard no_grad;
+  auto opt = at::TensorOptions().dtype(at::kFloat).device(device);
+  auto a = at::ones({64}, opt), b = at::full({64}, 1.0001, opt);
+  const int ops = quick ? 500 : 2000;
+  TimingOptions timing{1, quick ? 3 : 7, quick ? 0.02 : 0.2};
+  const double ms = median_ms(timing, [&] {
+    at::Tensor x = a;
+    for (int i = 0; i < ops; i += 2) x = at::mul(at::add(x, b), b);
+    synchronize(device);
+  });
+  return ms / 1e3 / ops;
+}
+
+}  // namespace moe::train
