@@ -49,7 +49,10 @@ double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::str
     if (d < best) best = d, nearest = &r;
   }
   if (nearest) return nearest->flops_per_s;
-  return peakFlops(type) * device.gemm_efficiency;
+  const double peak = peakFlops(type);
+  // A dtype without figures of its own runs at float32's (the engine computes it anyway).
+  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32");
+  return peak * device.gemm_efficiency;
 }
 
 HardwareProfile parseProfile(const std::string& text, const std::string& origin) {

@@ -53,7 +53,8 @@ struct HardwareProfile {
 
   // The intra-node entry measured with the number of ranks nearest to `ranks`.
   const LinkProfile& intraNode(int64_t ranks) const;
-  // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device.
+  // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
+  // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
   double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype) const;
   double peakFlops(const std::string& dtype) const;
 };

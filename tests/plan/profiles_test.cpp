@@ -1,0 +1,82 @@
+// Hardware profiles: every shipped one parses, NAME+NETWORK swaps the inter-node link, files
+// round-trip through profileJson, and a bad figure is named with its JSON pointer.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "plan/hardware_profile.h"
+
+namespace moe::plan {
+namespace {
+
+std::string errorOf(const std::string& text) {
+  try {
+    parseProfile(text, "p.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PlanProfiles, ShippedOnesParse) {
+  const auto devices = shippedProfileNames();
+  EXPECT_GE(devices.size(), 5u);
+  for (const auto& name : devices) {
+    const HardwareProfile p = loadProfile(name);
+    EXPECT_GT(p.device.peak_flops_bfloat16, 1e14) << name;
+    EXPECT_GT(p.device.memory_bytes, 1e10) << name;
+    EXPECT_EQ(p.device.devices_per_node, 8) << name;
+    EXPECT_GT(p.inter_node.all_to_all_bandwidth, 1e9) << name;
+  }
+  EXPECT_GE(shippedNetworkNames().size(), 4u);
+}
+
+TEST(PlanProfiles, NetworkSuffixSwapsTheInterNodeLink) {
+  const HardwareProfile ndr = loadProfile("h100-sxm");
+  const HardwareProfile hdr = loadProfile("h100-sxm+ib-hdr");
+  EXPECT_EQ(ndr.inter_node.name, "InfiniBand NDR");
+  EXPECT_EQ(hdr.inter_node.name, "InfiniBand HDR");
+  EXPECT_DOUBLE_EQ(hdr.inter_node.all_to_all_bandwidth * 2, ndr.inter_node.all_to_all_bandwidth);
+  EXPECT_EQ(hdr.name, "h100-sxm+ib-hdr");
+  EXPECT_THROW(loadProfile("h100-sxm+carrier-pigeon"), std::invalid_argument);
+  EXPECT_THROW(loadProfile("tpu-v9"), std::invalid_argument);
+}
+
+TEST(PlanProfiles, FilesRoundTrip) {
+  HardwareProfile p = loadProfile("a100-sxm");
+  p.device.gemm_rates = {{512, 256, 1024, "float32", 1.5e11}};
+  p.intra_node.push_back({"four", 4, 1e-4, 2e9, 3e-4, 1e9});
+  const std::string path = testing::TempDir() + "/measured.json";
+  std::ofstream(path) << profileJson(p);
+  const HardwareProfile back = loadProfile(path);
+  EXPECT_EQ(back.name, p.name);
+  EXPECT_EQ(back.device.gemm_rates.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.device.gemm_rates[0].flops_per_s, 1.5e11);
+  EXPECT_EQ(back.intraNode(4).name, "four");
+  EXPECT_EQ(back.intraNode(8).name, p.intra_node[0].name);
+  EXPECT_DOUBLE_EQ(back.inter_node.all_reduce_bandwidth, p.inter_node.all_reduce_bandwidth);
+  std::remove(path.c_str());
+}
+
+TEST(PlanProfiles, BadFiguresAreNamed) {
+  std::string text = profileJson(loadProfile("h100-sxm"));
+  const auto at = text.find("\"memory_bandwidth\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("\"memory_bandwidth\"").size(), "\"memory_bandwith\"");
+  EXPECT_NE(errorOf(text).find("p.json: /device/memory_bandwidth: missing"), std::string::npos)
+      << errorOf(text);
+  EXPECT_NE(errorOf("{").find("p.json: not JSON"), std::string::npos);
+  EXPECT_NE(errorOf(R"({"schema": 1, "kind": "network"})").find("/kind"), std::string::npos);
+  try {
+    loadProfile("/nonexistent/x.json");
+    ADD_FAILURE() << "a missing file loaded";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.json: cannot be read"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace moe::plan

@@ -1,0 +1,102 @@
+// Predicted times against hand-computed ones on a made-up profile with round figures: GEMMs at
+// the device's rate, memory-bound work at its bandwidth, a fixed cost per operation, ranks
+// sharing a device, ring and hierarchical all-reduce, the all-to-all's latency and bandwidth,
+// and the overlap of the all-to-all with the experts.
+#include <gtest/gtest.h>
+
+#include "plan/step_time.h"
+
+namespace moe::plan {
+namespace {
+
+HardwareProfile roundProfile() {
+  HardwareProfile p;
+  p.name = "round";
+  p.device.name = "round device";
+  p.device.peak_flops_float32 = 1e9;
+  p.device.gemm_efficiency = 1.0;
+  p.device.memory_bandwidth = 1e9;
+  p.device.memory_bytes = 1e9;
+  p.device.runtime_bytes = 1e6;
+  p.device.op_overhead_s = 1e-6;
+  p.device.devices_per_node = 2;
+  p.intra_node = {{"intra", 2, 1e-6, 1e9, 2e-6, 1e9}};
+  p.inter_node = {"inter", 0, 10e-6, 1e8, 20e-6, 1e8};
+  p.allreduce_overlap = 0;
+  return p;
+}
+
+StepCounts counts(const Layout& l) {
+  StepCounts s;
+  s.layout = l;
+  s.tokens_per_step = 1000;
+  s.gate = {1e6, 1e6, 10};           // 1 ms + 1 ms + 10 us
+  s.experts = {4e6, 0, 0};           // 4 ms
+  s.experts_backward = {8e6, 0, 0};  // 8 ms
+  return s;
+}
+
+TEST(PlanTime, ComputeAtTheDeviceRates) {
+  const StepPrediction p = predictStep(counts(Layout{}), roundProfile(), "float32");
+  EXPECT_NEAR(p.phases_ms.at("gate"), 2.01, 1e-9);
+  EXPECT_NEAR(p.phases_ms.at("experts"), 4, 1e-9);
+  EXPECT_NEAR(p.phases_ms.at("backward"), 8, 1e-9);
+  EXPECT_NEAR(p.step_ms, 14.01, 1e-9);
+  EXPECT_NEAR(p.compute_ms, 14.01, 1e-9);
+  EXPECT_NEAR(p.tokens_per_s, 1000 / 0.01401, 1e-6);
+  EXPECT_DOUBLE_EQ(p.memory_bytes, 1e6);
+}
+
+TEST(PlanTime, RanksBeyondTheDevicesShareThem) {
+  const StepPrediction p = predictStep(counts(Layout{1, 4, 1, 1}), roundProfile(), "float32");
+  EXPECT_EQ(p.ranks_per_device, 2);
+  EXPECT_NEAR(p.phases_ms.at("experts"), 8, 1e-9);
+}
+
+TEST(PlanTime, AllToAllIsLatencyPlusBytesOverTheSlowerLink) {
+  StepCounts s = counts(Layout{1, 2, 1, 1});
+  s.a2a_forward = {1e6, 0, 2};  // 2 x 1 us + 1 ms within the node
+  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").a2a_ms, 1.002, 1e-9);
+  s = counts(Layout{2, 2, 1, 1});
+  s.a2a_forward = {1e6, 0.5e6, 2};  // 2 x 10 us + max(0.5 ms intra, 5 ms inter)
+  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").a2a_ms, 5.02, 1e-9);
+}
+
+TEST(PlanTime, AllReduceIsARingWithinANodeAndHierarchicalAcross) {
+  StepCounts s = counts(Layout{1, 2, 1, 1});
+  s.allreduce = {1e6, 0, 1};  // 2 us + 2 (2-1)/2 x 1 MB / 1 GB/s
+  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").allreduce_ms, 1.002, 1e-9);
+  s = counts(Layout{4, 2, 1, 1});
+  // 20 us + 2 (1/2) 1 MB / 1 GB/s within + 2 (3/4) (1 MB / 2) / 100 MB/s between nodes.
+  s.allreduce = {1e6, 1e6, 1};
+  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").allreduce_ms, 0.02 + 1 + 7.5, 1e-9);
+}
+
+TEST(PlanTime, OverlapHidesTheShorterOfAllToAllAndExperts) {
+  StepCounts s = counts(Layout{1, 2, 1, 4});
+  s.a2a_forward = {2e6, 0, 1};  // 2.001 ms against the experts' 4 ms: a quarter of it stays
+  const StepPrediction p = predictStep(s, roundProfile(), "float32");
+  EXPECT_NEAR(p.phases_ms.at("a2a"), 2.001 / 4, 1e-9);
+  EXPECT_NEAR(p.phases_ms.at("experts"), 4, 1e-9);
+}
+
+TEST(PlanTime, MemoryBeyondTheDeviceDoesNotFit) {
+  StepCounts s = counts(Layout{});
+  s.memory.weights = 2e9;
+  const StepPrediction p = predictStep(s, roundProfile(), "float32");
+  EXPECT_DOUBLE_EQ(p.memory_bytes, 2e9 + 1e6);
+  EXPECT_FALSE(p.fits);
+}
+
+TEST(PlanTime, MeasuredGemmRatesWinOverThePeak) {
+  HardwareProfile p = roundProfile();
+  p.device.gemm_rates = {{1024, 1024, 1024, "float32", 4e9}, {16, 16, 16, "float32", 1e8}};
+  EXPECT_DOUBLE_EQ(p.gemmRate(2048, 1024, 1024, "float32"), 4e9);
+  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float32"), 1e8);
+  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float16"), 1e8);  // float16 runs as float32
+  // No bfloat16 peak and none measured: the float32 figures stand in.
+  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "bfloat16"), 1e8);
+}
+
+}  // namespace
+}  // namespace moe::plan
