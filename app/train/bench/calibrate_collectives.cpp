@@ -73,7 +73,7 @@ std::string link_json(const plan::LinkProfile& l) {
 // else the smallest message's time and the largest one's rate.
 std::pair<double, double> latency_and_bandwidth(const std::vector<double>& bytes,
                                                 const std::vector<double>& seconds) {
-  const LineFit fit = fit_line_relative(bytes, seconds);
+  const LineFit fit = fit_line(bytes, seconds);
   const double latency = fit.intercept > 0 ? fit.intercept : seconds.front();
   const double bandwidth = fit.slope > 0 ? 1.0 / fit.slope : bytes.back() / seconds.back();
   return {latency, bandwidth};
@@ -81,16 +81,23 @@ std::pair<double, double> latency_and_bandwidth(const std::vector<double>& bytes
 
 }  // namespace
 
-LineFit fit_line_relative(const std::vector<double>& x, const std::vector<double>& t) {
-  double s = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t) {
+  const double count = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    sx += x[i], sy += t[i], sxx += x[i] * x[i], sxy += x[i] * t[i];
+  const double det = count * sxx - sx * sx;
+  LineFit fit;
+  if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
+  fit.slope = (count * sxy - sx * sy) / det;
+  // The intercept for that slope with the least relative error (weights 1 / t^2).
+  double w_sum = 0, w_residual = 0;
   for (size_t i = 0; i < x.size(); ++i) {
     const double w = 1.0 / (t[i] * t[i]);
-    s += w, sx += w * x[i], sy += w * t[i], sxx += w * x[i] * x[i], sxy += w * x[i] * t[i];
+    w_sum += w, w_residual += w * (t[i] - fit.slope * x[i]);
   }
-  const double det = s * sxx - sx * sx;
-  if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
-  const double slope = (s * sxy - sx * sy) / det;
-  return {(sy - slope * sx) / s, slope};
+  fit.intercept = w_residual / w_sum;
+  return fit;
 }
 
 plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,
@@ -101,7 +108,7 @@ plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Devic
       quick ? std::vector<int64_t>{4 << 10, 256 << 10, 4 << 20}
             : std::vector<int64_t>{4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20};
   CalibrationProgress progress("collectives, " + std::to_string(n) + " ranks",
-                               static_cast<int>(2 * sizes.size()));
+                               static_cast<int>(2 * sizes.size()), 2.0 * sizes.size());
   std::vector<double> a2a_bytes, a2a_s, ar_bytes, ar_s;
   for (const int64_t size : sizes) {
     const int64_t elements = std::max<int64_t>(1, size / 4 / n) * n;

@@ -13,12 +13,14 @@
 
 namespace moe::train {
 
-// t = intercept + slope * x, least squares on the relative error (weights 1 / t^2): small
-// messages decide the latency and large ones the bandwidth, each to its own precision.
+// t = intercept + slope * x: the slope by least squares (the large messages decide it: what
+// the planner's large all-to-alls see), then the intercept for that slope by least squares on
+// the relative error (weights 1 / t^2: the small messages decide it). One line with both free
+// would let the small messages' many points pull the slope, and times per byte grow with size.
 struct LineFit {
   double intercept = 0, slope = 0;
 };
-LineFit fit_line_relative(const std::vector<double>& x, const std::vector<double>& t);
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t);
 
 // Every rank calls it; the figures are the same on every rank (the slowest rank's medians).
 plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,

@@ -188,8 +188,19 @@ int run_calibrate(const CalibrateOptions& given) {
 
   const auto shapes =
       calibration_shapes(configs, options.nprocs, options.quick, device.device.is_cuda());
+  // Weights: a GEMM shape is one unit (about 0.3 s), the copy two, a collectives child about
+  // 30 per two ranks (their start, 12 measurements; fewer with --quick).
+  auto collectives_weight = [&](int n) { return (options.quick ? 10.0 : 30.0) * n / 2; };
+  double weight = static_cast<double>(shapes.size()) + 3;
+  for (int n : options.nprocs) weight += collectives_weight(n);
   CalibrationProgress progress("calibrate",
-                               static_cast<int>(shapes.size() + 2 + options.nprocs.size()));
+                               static_cast<int>(shapes.size() + 2 + options.nprocs.size()), weight);
+  // The collectives first: their ranks are other processes, and a failure shows soonest.
+  for (int n : options.nprocs) {
+    progress.step("collectives between " + std::to_string(n) + " local ranks",
+                  collectives_weight(n));
+    profile.intra_node.push_back(run_collectives_child(n, options));
+  }
   for (const auto& shape : shapes) {
     progress.step("GEMM " + shape_text(shape));
     d.gemm_rates.push_back(time_gemm(shape, device.device, options.quick));
@@ -197,14 +208,10 @@ int run_calibrate(const CalibrateOptions& given) {
   d.peak_flops_float32 = best_rate(d.gemm_rates, "float32");
   d.peak_flops_bfloat16 = best_rate(d.gemm_rates, "bfloat16");
   d.peak_flops_float64 = best_rate(d.gemm_rates, "float64");
-  progress.step("memory bandwidth (a large copy)");
+  progress.step("memory bandwidth (a large copy)", 2);
   d.memory_bandwidth = copy_bandwidth(device.device, options.quick);
   progress.step("overhead of one small tensor operation");
   d.op_overhead_s = op_overhead_s(device.device, options.quick);
-  for (int n : options.nprocs) {
-    progress.step("collectives between " + std::to_string(n) + " local ranks");
-    profile.intra_node.push_back(run_collectives_child(n, options));
-  }
   profile.inter_node = profile.intra_node.front();
   for (const auto& link : profile.intra_node) {
     if (link.ranks > profile.inter_node.ranks) profile.inter_node = link;
