@@ -10,10 +10,10 @@
 
 namespace moe::plan {
 
-// A GEMM rate measured at one shape: [m, k] x [k, n] in `dtype`, FLOP/s with the threads of one
-// process using the whole device.
+// A GEMM rate measured at one shape: `batch` products [m, k] x [k, n] in one batched call (as the
+// experts run), in `dtype`, FLOP/s with the threads of one process using the whole device.
 struct GemmRate {
-  int64_t m = 0, k = 0, n = 0;
+  int64_t m = 0, k = 0, n = 0, batch = 1;
   std::string dtype = "float32";
   double flops_per_s = 0;
 };
@@ -55,7 +55,8 @@ struct HardwareProfile {
   const LinkProfile& intraNode(int64_t ranks) const;
   // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
   // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
-  double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype) const;
+  double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype,
+                  int64_t batch = 1) const;
   double peakFlops(const std::string& dtype) const;
 };
 

@@ -23,7 +23,7 @@ nlohmann::json layoutJson(const LayoutPrediction& lp) {
            c.a2a_forward.inter_node_bytes + c.a2a_backward.inter_node_bytes},
           {"expert_gather_bytes_per_step", c.gather_forward.bytes + c.gather_backward.bytes},
           {"allreduce_bytes_per_step", c.allreduce.bytes},
-          {"slots_per_expert", c.slots},
+          {"slots_per_expert", c.capacity_slots},
           {"ranks_per_device", p.ranks_per_device},
           {"phases_ms", phases},
           {"fits", p.fits}};

@@ -46,6 +46,7 @@ GemmRate gemmFromJson(const json& g, const std::string& where) {
   r.m = int64_t(number(g, "m", where, true));
   r.k = int64_t(number(g, "k", where, true));
   r.n = int64_t(number(g, "n", where, true));
+  r.batch = int64_t(optionalNumber(g, "batch", where, 1));
   r.dtype = text(g, "dtype", where);
   r.flops_per_s = number(g, "flops_per_s", where, true);
   return r;
@@ -130,8 +131,12 @@ json profileToJson(const HardwareProfile& p) {
   const DeviceProfile& d = p.device;
   json rates = json::array();
   for (const GemmRate& r : d.gemm_rates) {
-    rates.push_back(
-        {{"m", r.m}, {"k", r.k}, {"n", r.n}, {"dtype", r.dtype}, {"flops_per_s", r.flops_per_s}});
+    rates.push_back({{"m", r.m},
+                     {"k", r.k},
+                     {"n", r.n},
+                     {"batch", r.batch},
+                     {"dtype", r.dtype},
+                     {"flops_per_s", r.flops_per_s}});
   }
   json intra = json::array();
   for (const LinkProfile& l : p.intra_node) intra.push_back(linkToJson(l));

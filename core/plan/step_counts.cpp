@@ -73,7 +73,7 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
                            double layers, double tokens) {
   if (!p.split) return;
   const double w = double(l.world()), e = double(c.moe.experts), m = double(c.model.dim);
-  const double elem = double(dtypeBytes(c.train.dtype)), cs = double(s.slots);
+  const double elem = double(dtypeBytes(c.train.dtype)), cs = double(s.capacity_slots);
   const double k = double(std::min(c.moe.top_k, c.moe.experts));
   // Routing: every rank gathers the group's choices (k int32 per token).
   const Collective routing = collective((w - 1) * tokens * k * 4, 1, l);
@@ -99,7 +99,7 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
 void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
                      double layers, double tokens) {
   const double e = double(c.moe.experts), m = double(c.model.dim), h = double(c.moe.hidden);
-  const double k = double(std::min(c.moe.top_k, c.moe.experts)), cs = double(s.slots);
+  const double k = double(std::min(c.moe.top_k, c.moe.experts)), cs = double(s.capacity_slots);
   const double elem = double(dtypeBytes(c.train.dtype));
   const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
   s.gate.flops += layers * tokens * gateForwardFlopsPerToken(c);
@@ -118,12 +118,19 @@ void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, St
   s.experts.flops += layers * protocol::expert_train_flops(rows, 1, m, h) / 3;
   s.experts.bytes += layers * kExpertHiddenPasses * rows * h * elem;
   s.experts.ops += layers * kExpertOps;
-  const bool sharded = p.split && p.shards > 1 && l.r >= 1;
-  const int64_t width = sharded ? c.moe.hidden / l.r : c.moe.hidden;
-  const int64_t per_expert = sharded ? int64_t(rows) * l.r / c.moe.experts / p.shards * l.world()
-                             : p.split && l.r >= 1 ? s.slots * l.world()
-                                                   : s.slots;
-  s.experts.m = std::max<int64_t>(per_expert, 1), s.experts.k = c.model.dim, s.experts.n = width;
+  // The batched GEMM the engine runs (core/moe/expert_parallel.cpp): sharded experts compute one
+  // expert's hidden slice on every rank's rows; r = 1 its local experts on W ranks' slots; r = 0,
+  // replicated experts and one rank every expert on this rank's slots.
+  PhaseWork& x = s.experts;
+  x.k = c.model.dim;
+  if (p.split && p.shards > 1 && l.r >= 1) {
+    x.batch = 1, x.m = s.capacity_slots * l.world() * l.r / p.shards, x.n = c.moe.hidden / l.r;
+  } else if (p.split && l.r >= 1) {
+    x.batch = p.local_experts, x.m = s.capacity_slots * l.world(), x.n = c.moe.hidden;
+  } else {
+    x.batch = c.moe.experts, x.m = s.capacity_slots, x.n = c.moe.hidden;
+  }
+  x.m = std::max<int64_t>(x.m, 1);
 }
 
 // Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
@@ -206,7 +213,7 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   s.tokens_per_step = whole.tokens_per_step;
   const double samples = double(c.train.batch_size / layout.world());
   const double tokens = samples * double(whole.tokens_per_sample);
-  s.slots = rankSlots(c, layout, p, int64_t(tokens));
+  s.capacity_slots = rankSlots(c, layout, p, int64_t(tokens));
   const double layers = double(whole.moe_layers);
   countMoeCompute(c, layout, p, s, layers, tokens);
   countMoeCommunication(c, layout, p, s, layers, tokens);
@@ -224,7 +231,7 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   countOptimizer(c, s, whole.rank);
   countGradientAllReduce(c, layout, s, whole, whole.rank);
   s.memory = whole.rank.memory;
-  s.buffers = bufferBytes(c, layout.r, p.split, p.shards, double(s.slots));
+  s.buffers = bufferBytes(c, layout.r, p.split, p.shards, double(s.capacity_slots));
   return s;
 }
 

@@ -25,8 +25,9 @@ Layout configLayout(const protocol::RunConfig& config);
 // Work of one phase: arithmetic, memory traffic and the number of tensor operations.
 struct PhaseWork {
   double flops = 0, bytes = 0, ops = 0;
-  // The GEMM shape that carries the FLOPs ([m, k] x [k, n]), for the device's measured rate.
-  int64_t m = 0, k = 0, n = 0;
+  // The GEMM shape that carries the FLOPs: `batch` products [m, k] x [k, n] in one call (the
+  // experts' batched GEMMs), for the device's measured rate.
+  int64_t m = 0, k = 0, n = 0, batch = 1;
 };
 
 struct Collective {  // one kind of collective of one rank in one step
@@ -38,7 +39,7 @@ struct Collective {  // one kind of collective of one rank in one step
 struct StepCounts {
   Layout layout;
   double tokens_per_step = 0;  // global: batch_size x grad_accum x tokens per sample
-  int64_t slots = 0;           // capacity slots per expert of one rank's buffer (Cs)
+  int64_t capacity_slots = 0;  // slots per expert of one rank's buffer (Cs)
   // Forward phases (the engine's phase names), then backward as a whole, then the optimizer.
   PhaseWork gate, dispatch, experts, combine, other, backward, optimizer;
   // Backward's share of the expert GEMMs (for the overlap with the all-to-all).

@@ -30,7 +30,7 @@ protocol::RunConfig tiny() {
 TEST(PlanCounts, OneRank) {
   const StepCounts s = countStep(tiny(), Layout{});
   // N = 8, ceil(N / E) = 2, C = k floor(f 2) = 4.
-  EXPECT_EQ(s.slots, 4);
+  EXPECT_EQ(s.capacity_slots, 4);
   EXPECT_DOUBLE_EQ(s.tokens_per_step, 8);
   EXPECT_DOUBLE_EQ(s.gate.flops, 8 * 2 * 4 * 8);            // N x 2 E M = 512
   EXPECT_DOUBLE_EQ(s.experts.flops, 4.0 * 4 * 4 * 8 * 16);  // 4 E C M H = 8192
@@ -60,7 +60,7 @@ TEST(PlanCounts, GradAccumMultipliesTheMicroBatchesOnly) {
 TEST(PlanCounts, TwoRanksExpertParallel) {
   const StepCounts s = countStep(tiny(), Layout{1, 2, 1, 1});
   // Each rank routes 4 tokens: Cs = k floor(ceil(4 / 4)) = 2.
-  EXPECT_EQ(s.slots, 2);
+  EXPECT_EQ(s.capacity_slots, 2);
   // Dispatch and combine each send (W-1)/W of [E, Cs, M] floats: 2 x 1/2 x 4 x 2 x 8 x 4 = 256,
   // plus the routing gather of the other rank's choices, 4 tokens x k x int32 = 32.
   EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 256 + 32);
@@ -102,8 +102,8 @@ TEST(PlanCounts, ShardedExpertsTradeTokensForWeights) {
   const StepCounts r1 = countStep(c, Layout{1, 4, 1, 1});
   const StepCounts r2 = countStep(c, Layout{1, 4, 2, 1});
   // Cs = k floor(ceil(4 / 2)) = 4 (already a multiple of s / r = 2).
-  EXPECT_EQ(r1.slots, 4);
-  EXPECT_EQ(r2.slots, 4);
+  EXPECT_EQ(r1.capacity_slots, 4);
+  EXPECT_EQ(r2.capacity_slots, 4);
   // Each slot goes to the r ranks of its group: 2 x 3/4 x E x r x Cs x M x 4 bytes (+ routing:
   // 3 ranks x 4 tokens x k x 4).
   EXPECT_DOUBLE_EQ(r1.a2a_forward.bytes, 2 * 0.75 * 2 * 1 * 4 * 8 * 4 + 3 * 4 * 2 * 4);
@@ -119,7 +119,7 @@ TEST(PlanCounts, OverlapSplitsTheAllToAllCalls) {
   protocol::RunConfig c = tiny();
   c.train.batch_size = 4;  // 8 tokens per rank: Cs = 4, a multiple of the overlap degree 2
   const StepCounts s = countStep(c, Layout{1, 2, 1, 2});
-  EXPECT_EQ(s.slots, 4);
+  EXPECT_EQ(s.capacity_slots, 4);
   EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 2 * 2 + 1);
 }
 

@@ -90,7 +90,7 @@ TEST(PlanTime, MemoryBeyondTheDeviceDoesNotFit) {
 
 TEST(PlanTime, MeasuredGemmRatesWinOverThePeak) {
   HardwareProfile p = roundProfile();
-  p.device.gemm_rates = {{1024, 1024, 1024, "float32", 4e9}, {16, 16, 16, "float32", 1e8}};
+  p.device.gemm_rates = {{1024, 1024, 1024, 1, "float32", 4e9}, {16, 16, 16, 1, "float32", 1e8}};
   EXPECT_DOUBLE_EQ(p.gemmRate(2048, 1024, 1024, "float32"), 4e9);
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float32"), 1e8);
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float16"), 1e8);  // float16 runs as float32
