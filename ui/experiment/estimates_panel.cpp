@@ -1,11 +1,20 @@
 #include "experiment/estimates_panel.h"
 
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 
-#include "experiment/config_estimates.h"
+#include <exception>
+#include <stdexcept>
+
 #include "experiment/experiment_document.h"
 #include "experiment/human_units.h"
+#include "planner/plan_model.h"
+#include "planner/planner_format.h"
+#include "planner/planner_profile_choice.h"
+#include "planner/planner_profile_combo.h"
+#include "planner/scaling_view.h"
 
 namespace moe::ui {
 using namespace moe::plan;  // the estimates' figures
@@ -48,8 +57,137 @@ EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
   addRow("activations", tr("Activations ≈"),
          tr("Rough size of what one forward/backward pass of one process keeps for backward."));
   addRankRows();
+  addPlannerRows();
   connect(document_, &ExperimentDocument::contentChanged, this, &EstimatesPanel::refresh);
   refresh();
+  choice_->load();
+}
+
+// The planner's rows: the profile (with the way to the Scaling view), then what it predicts for
+// the config's own layout. The profile is read on a worker; the prediction is arithmetic.
+void EstimatesPanel::addPlannerRows() {
+  auto* form = static_cast<QFormLayout*>(layout());
+  choice_ = new PlannerProfileChoice(this);
+  combo_ = new PlannerProfileCombo(choice_, this);
+  scaling_ = new QPushButton(tr("Scaling…"), this);
+  scaling_->setToolTip(
+      tr("Throughput, memory and the step's split for 1 to 1024 GPUs, with the "
+         "best layout at each size"));
+  auto* profile_row = new QWidget(this);
+  auto* profile_layout = new QHBoxLayout(profile_row);
+  profile_layout->setContentsMargins(0, 4, 0, 0);
+  profile_layout->addWidget(combo_, 1);
+  profile_layout->addWidget(scaling_);
+  auto* name = new QLabel(tr("Profile"), this);
+  name->setToolTip(combo_->toolTip());
+  QPalette palette = name->palette();
+  palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
+  name->setPalette(palette);
+  form->addRow(name, profile_row);
+  profile_error_ = new QLabel(this);
+  profile_error_->setTextFormat(Qt::PlainText);  // it names a file the user picked
+  profile_error_->setWordWrap(true);
+  profile_error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  profile_error_->setStyleSheet(QStringLiteral("color: #c82828"));
+  form->addRow(profile_error_);
+  form->setRowVisible(profile_error_, false);
+  addRow("step", tr("Predicted step"),
+         tr("One optimizer step on the config's own layout (parallel.nodes × nproc, adaptive_r) "
+            "and the chosen hardware profile, and the tokens per second it gives."));
+  addRow("memory_per_rank", tr("Memory per rank"),
+         tr("What one rank holds: states, activations, all-to-all buffers and the runtime's "
+            "share, against the device's memory."));
+  connect(scaling_, &QPushButton::clicked, this, &EstimatesPanel::showScaling);
+  connect(choice_, &PlannerProfileChoice::loaded, this, [this] {
+    showProfileError({});
+    refresh();
+  });
+  connect(choice_, &PlannerProfileChoice::failed, this, [this](const QString& error) {
+    showProfileError(error);
+    refresh();
+  });
+}
+
+void EstimatesPanel::showProfileError(const QString& error) {
+  profile_error_->setText(error);
+  static_cast<QFormLayout*>(layout())->setRowVisible(profile_error_, !error.isEmpty());
+}
+
+ScalingView* EstimatesPanel::showScaling() {
+  if (auto* open = static_cast<ScalingView*>(scaling_window_.data())) {
+    open->window()->raise();
+    open->window()->activateWindow();
+    return open;
+  }
+  auto* view = new ScalingView(this);
+  view->setWindowFlag(Qt::Window);
+  view->setAttribute(Qt::WA_DeleteOnClose);
+  view->setWindowTitle(tr("Scaling — %1").arg(document_->displayName()));
+  view->resize(900, 860);
+  auto follow = [this, view] {
+    view->setWindowTitle(tr("Scaling — %1").arg(document_->displayName()));
+    if (canEstimate(document_->config())) view->setConfig(document_->config());
+  };
+  connect(document_, &ExperimentDocument::contentChanged, view, follow);
+  follow();
+  scaling_window_ = view;
+  view->show();
+  return view;
+}
+
+QString EstimatesPanel::profileError() const {
+  return profile_error_->text();
+}
+
+void EstimatesPanel::showPrediction(const protocol::RunConfig& c) {
+  QLabel* step = values_.value("step");
+  const QString row_tip = static_cast<QFormLayout*>(layout())->labelForField(step)->toolTip();
+  step->setToolTip(row_tip);
+  const auto& profile = choice_->profile();
+  if (!profile) {
+    set("step", choice_->error().isEmpty() ? tr("loading the profile…") : tr("—"));
+    set("memory_per_rank", tr("—"));
+    return;
+  }
+  StepPrediction p;
+  QString note;
+  try {
+    const Layout layout = configLayout(c);
+    if (c.parallel.adaptive_r == protocol::kAdaptiveRAuto) {
+      const auto best = bestOf(layoutsFor(c, layout.nodes, layout.nproc_per_node, *profile));
+      if (!best) throw std::invalid_argument("no r suits this layout");
+      p = best->prediction;
+      note = tr("auto → r=%1").arg(best->layout.r);
+    } else {
+      p = predict(c, layout, *profile);
+    }
+  } catch (const std::exception& e) {
+    set("step", tr("—"), QString::fromStdString(e.what()));
+    set("memory_per_rank", tr("—"));
+    return;
+  }
+  set("step",
+      formatStepTime(p.step_ms) + QStringLiteral(" · ") + formatTokensPerSecond(p.tokens_per_s),
+      note);
+  // Rich text, escaped: a measured profile's name is the user's.
+  step->setToolTip(QStringLiteral("<p>%1</p><p>%2</p>")
+                       .arg(row_tip.toHtmlEscaped(),
+                            tr("compute %1\nall-to-all %2\nall-reduce %3\n(on %4)")
+                                .arg(formatStepTime(p.compute_ms), formatStepTime(p.a2a_ms),
+                                     formatStepTime(p.allreduce_ms), q(profile->name))
+                                .toHtmlEscaped()
+                                .replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+  const QString used = formatMemory(p.memory_bytes);
+  const QString device = formatMemory(profile->device.memory_bytes);
+  if (p.fits) {
+    set("memory_per_rank", tr("%1 of %2").arg(used, device), q(profile->device.name));
+  } else {
+    values_.value("memory_per_rank")
+        ->setText(QStringLiteral("<span style='color:#c82828'>%1</span>")
+                      .arg(tr("does not fit on %1 (%2 of %3)")
+                               .arg(q(profile->device.name), used, device)
+                               .toHtmlEscaped()));
+  }
 }
 
 // Shown with more than one rank (parallel.nodes x parallel.nproc).
@@ -160,11 +298,17 @@ void EstimatesPanel::refresh() {
   set("activations", q(formatBytes(e.memory.activations)),
       e.rank.world > 1 ? tr("per rank") : QString());
   showRank(c, e);
+  showPrediction(c);
 }
 
 QString EstimatesPanel::valueText(const QString& row) const {
   QLabel* label = values_.value(row);
   return label ? label->text() : QString();
+}
+
+QString EstimatesPanel::valueToolTip(const QString& row) const {
+  QLabel* label = values_.value(row);
+  return label ? label->toolTip() : QString();
 }
 
 bool EstimatesPanel::isRowVisible(const QString& row) const {

@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include "experiment/estimates_panel.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
@@ -139,6 +140,11 @@ void MainWindow::buildMenus() {
       run->addAction(tr("&Export Command Lines…"), this, &MainWindow::exportCommandLines);
   export_commands->setStatusTip(
       tr("The moe-train, launcher, srun and sbatch lines that start this experiment by hand"));
+  run->addSeparator();
+  QAction* scaling = run->addAction(tr("&Scaling Planner…"), this,
+                                    [this] { editor_->estimatesPanel()->showScaling(); });
+  scaling->setStatusTip(
+      tr("Predicted throughput, memory and step split of this experiment on 1 to 1024 GPUs"));
 }
 
 // The experiment as saved (or a stand-in name) in every command line that starts it by hand; the
