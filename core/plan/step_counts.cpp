@@ -136,28 +136,27 @@ void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, St
 // Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
 void countDense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
   const double moe_layers = double(moeLayerCount(c));
-  s.other.flops +=
-      denseForwardFlops(c, samples) - moe_layers * tokens * gateForwardFlopsPerToken(c);
+  if (c.model.kind == "lm") {  // QK^T and PV per head: [T, Dh] x [Dh, T] and back
+    const double t = double(c.model.seq_len), m = double(c.model.dim);
+    PhaseWork& a = s.attention;
+    a.flops = double(c.model.layers) * samples * 4 * t * t * m;
+    a.batch = int64_t(samples) * c.model.heads;
+    a.m = c.model.seq_len, a.k = c.model.dim / c.model.heads, a.n = c.model.seq_len;
+  }
+  s.other.flops += denseForwardFlops(c, samples) -
+                   moe_layers * tokens * gateForwardFlopsPerToken(c) - s.attention.flops;
   s.other.bytes += denseElementwiseBytes(c, samples, tokens);
   s.other.ops += denseOps(c);
   s.other.m = int64_t(tokens), s.other.k = c.model.dim;
   s.other.n = c.model.kind == "lm" ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
 }
 
-// Backward: twice the forward's FLOPs (input and weight gradients), its memory traffic and ops
-// again and a half; the shapes of the forward.
 void countBackward(StepCounts& s) {
-  const PhaseWork* forward[] = {&s.gate, &s.dispatch, &s.combine, &s.other};
-  for (const PhaseWork* f : forward) {
-    s.backward.flops += 2 * f->flops;
-    s.backward.bytes += kBackwardTrafficFactor * f->bytes;
-    s.backward.ops += kBackwardOpsFactor * f->ops;
+  for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
+    const PhaseWork b = backwardOf(*f);
+    s.backward.flops += b.flops, s.backward.bytes += b.bytes, s.backward.ops += b.ops;
   }
-  s.backward.m = s.other.m, s.backward.k = s.other.k, s.backward.n = s.other.n;
-  s.experts_backward = s.experts;
-  s.experts_backward.flops *= 2;
-  s.experts_backward.bytes *= kBackwardTrafficFactor;
-  s.experts_backward.ops *= kBackwardOpsFactor;
+  s.experts_backward = backwardOf(s.experts);
 }
 
 void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
@@ -185,6 +184,14 @@ void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
 }
 
 }  // namespace
+
+PhaseWork backwardOf(const PhaseWork& f) {
+  PhaseWork b = f;
+  b.flops = 2 * f.flops;
+  b.bytes = kBackwardTrafficFactor * f.bytes;
+  b.ops = kBackwardOpsFactor * f.ops;
+  return b;
+}
 
 Layout configLayout(const RunConfig& c) {
   Layout l;
@@ -221,8 +228,8 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   countBackward(s);
   // Everything above is one micro-batch: grad_accum of them make the step.
   const double micro = double(c.train.grad_accum);
-  for (PhaseWork* w :
-       {&s.gate, &s.dispatch, &s.experts, &s.combine, &s.other, &s.backward, &s.experts_backward}) {
+  for (PhaseWork* w : {&s.gate, &s.dispatch, &s.experts, &s.combine, &s.other, &s.attention,
+                       &s.backward, &s.experts_backward}) {
     w->flops *= micro, w->bytes *= micro, w->ops *= micro;
   }
   for (Collective* x : {&s.a2a_forward, &s.a2a_backward, &s.gather_forward, &s.gather_backward}) {

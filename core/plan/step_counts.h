@@ -41,9 +41,11 @@ struct StepCounts {
   double tokens_per_step = 0;  // global: batch_size x grad_accum x tokens per sample
   int64_t capacity_slots = 0;  // slots per expert of one rank's buffer (Cs)
   // Forward phases (the engine's phase names), then backward as a whole, then the optimizer.
-  PhaseWork gate, dispatch, experts, combine, other, backward, optimizer;
-  // Backward's share of the expert GEMMs (for the overlap with the all-to-all).
-  PhaseWork experts_backward;
+  PhaseWork gate, dispatch, experts, combine, other, optimizer;
+  PhaseWork attention;  // the lm's attention scores (batched per head), part of "other"
+  // Backward: the sum of backwardOf(each forward phase) but the experts', kept apart for the
+  // overlap with the all-to-all (each is priced at its own forward shape).
+  PhaseWork backward, experts_backward;
   Collective a2a_forward, a2a_backward;  // tokens through the MoE layers' all-to-alls
   Collective gather_forward;             // expert weights all-gathered (r = 0, or r < shards)
   Collective gather_backward;            // their gradients all-reduced
@@ -52,6 +54,10 @@ struct StepCounts {
   double buffers = 0;  // all-to-all send/receive buffers and gathered weights, bytes
   double memoryBytes() const { return memory.states() + memory.activations + buffers; }
 };
+
+// Backward of a forward phase: twice its FLOPs (input and weight gradients) on the same shapes,
+// and half as much again of its memory traffic and operations (op_counts.h).
+PhaseWork backwardOf(const PhaseWork& forward);
 
 // Throws std::invalid_argument when the layout does not suit the config (experts neither a
 // multiple nor a divisor of the world with expert parallelism, r not admitted, batch not

@@ -83,7 +83,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   ms["gate"] = 1e3 * device.seconds(s.gate);
   ms["dispatch"] = 1e3 * device.seconds(s.dispatch);
   ms["combine"] = 1e3 * device.seconds(s.combine);
-  ms["other"] = 1e3 * device.seconds(s.other);
+  ms["other"] = 1e3 * (device.seconds(s.other) + device.seconds(s.attention));
   ms["optimizer"] = 1e3 * device.seconds(s.optimizer);
   const double experts_fwd = 1e3 * device.seconds(s.experts);
   const double experts_bwd = 1e3 * device.seconds(s.experts_backward);
@@ -91,7 +91,10 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   const double a2a_bwd = 1e3 * links.allToAll(s.a2a_backward);
   const double gather_fwd = 1e3 * links.allGather(s.gather_forward);
   const double gather_bwd = 1e3 * links.allReduce(s.gather_backward);
-  const double rest_bwd = 1e3 * device.seconds(s.backward);
+  double rest_bwd = 0;  // each forward phase's backward at its own shape
+  for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
+    rest_bwd += 1e3 * device.seconds(backwardOf(*f));
+  }
 
   // With overlap the experts' phase keeps its compute and a2a what is left uncovered.
   const double fwd_pair = overlapped(a2a_fwd, experts_fwd, l.overlap);

@@ -23,7 +23,7 @@ at::ScalarType scalar_type(const std::string& dtype) {
 void add_unique(std::vector<GemmShape>& shapes, const GemmShape& s) {
   if (s.m <= 0 || s.k <= 0 || s.n <= 0) return;
   for (const auto& t : shapes) {
-    if (t.m == s.m && t.k == s.k && t.n == s.n && t.dtype == s.dtype) return;
+    if (t.m == s.m && t.k == s.k && t.n == s.n && t.batch == s.batch && t.dtype == s.dtype) return;
   }
   shapes.push_back(s);
 }
@@ -39,8 +39,8 @@ void add_config_shapes(std::vector<GemmShape>& shapes, const protocol::RunConfig
   }
   const std::string dtype = engine_dtype(config.train.dtype);
   for (const plan::PhaseWork* p :
-       {&counts.gate, &counts.experts, &counts.other, &counts.backward, &counts.experts_backward}) {
-    if (p->flops > 0) add_unique(shapes, {p->m, p->k, p->n, dtype});
+       {&counts.gate, &counts.experts, &counts.other, &counts.attention}) {
+    if (p->flops > 0) add_unique(shapes, {p->m, p->k, p->n, p->batch, dtype});
   }
 }
 
@@ -69,13 +69,13 @@ std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>
       quick ? std::vector<int64_t>{64, 256} : std::vector<int64_t>{64, 256, 1024};
   for (const auto& dtype : dtypes) {
     for (int64_t m : ms) {
-      for (int64_t k : ks) add_unique(shapes, {m, k, k, dtype});
+      for (int64_t k : ks) add_unique(shapes, {m, k, k, 1, dtype});
     }
   }
   const int64_t big = on_gpu ? 4096 : quick ? 256 : 512;
   for (const char* dtype : {"bfloat16", "float64"}) {
     if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end())
-      add_unique(shapes, {big, big, big, dtype});
+      add_unique(shapes, {big, big, big, 1, dtype});
   }
   return shapes;
 }
@@ -83,15 +83,17 @@ std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>
 plan::GemmRate time_gemm(const GemmShape& s, const at::Device& device, bool quick) {
   torch::NoGradGuard no_grad;
   auto opt = at::TensorOptions().dtype(scalar_type(s.dtype)).device(device);
-  const auto a = at::randn({s.m, s.k}, opt), b = at::randn({s.k, s.n}, opt);
+  const bool batched = s.batch > 1;
+  const auto a = batched ? at::randn({s.batch, s.m, s.k}, opt) : at::randn({s.m, s.k}, opt);
+  const auto b = batched ? at::randn({s.batch, s.k, s.n}, opt) : at::randn({s.k, s.n}, opt);
   TimingOptions timing{device.is_cuda() ? 3 : 1, quick ? 2 : 3, quick ? 0.02 : 0.2};
   const double ms = median_ms(timing, [&] {
-    auto c = at::mm(a, b);
+    auto c = batched ? at::bmm(a, b) : at::mm(a, b);
     synchronize(device);
   });
-  const double flops =
-      2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
-  return plan::GemmRate{s.m, s.k, s.n, s.dtype, flops / (ms / 1e3)};
+  const double flops = 2.0 * static_cast<double>(s.batch) * static_cast<double>(s.m) *
+                       static_cast<double>(s.k) * static_cast<double>(s.n);
+  return plan::GemmRate{s.m, s.k, s.n, s.batch, s.dtype, flops / (ms / 1e3)};
 }
 
 }  // namespace moe::train

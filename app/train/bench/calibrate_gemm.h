@@ -1,7 +1,7 @@
 #pragma once
 // The GEMM rates of a calibrated profile: the shapes the planner will look up for the given
 // configs (plan::countStep's phase shapes on one rank and on each local rank count) and a small
-// generic grid, each timed as a forward GEMM [m, k] x [k, n].
+// generic grid, each timed as a forward GEMM [m, k] x [k, n] (batched where the engine batches).
 #include <torch/torch.h>
 
 #include <string>
@@ -13,7 +13,7 @@
 namespace moe::train {
 
 struct GemmShape {
-  int64_t m = 0, k = 0, n = 0;
+  int64_t m = 0, k = 0, n = 0, batch = 1;  // batch > 1: one batched GEMM, as the experts run
   std::string dtype;  // "float32", "bfloat16" or "float64" (float16 runs as float32)
 };
 
@@ -22,7 +22,7 @@ struct GemmShape {
 std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>& configs,
                                           const std::vector<int>& nprocs, bool quick, bool on_gpu);
 
-// Median FLOP/s of at::mm on the shape's random operands (warm-up first).
+// Median FLOP/s of at::mm (at::bmm for a batch) on the shape's random operands (warm-up first).
 plan::GemmRate time_gemm(const GemmShape& shape, const at::Device& device, bool quick);
 
 }  // namespace moe::train
