@@ -26,6 +26,12 @@ inline constexpr double kBackwardTrafficFactor = 1.5;
 // Per parameter tensor in the optimizer step (core/train/optimizer.cpp) and gradient clipping.
 inline constexpr double kAdamOps = 12;
 inline constexpr double kSgdOps = 4;
+// Passes over a parameter's elements in one optimizer step (core/train/optimizer.cpp): AdamW's
+// lerp_ (3), mul_ (2), addcmul_ (3), sqrt (2), the bias division (2), add_ (2), addcdiv_ (4);
+// SGD's add_ (3) and with momentum mul_ + add_ (5); and the gradient norm's read (1).
+inline constexpr double kAdamPasses = 19;
+inline constexpr double kSgdPasses = 4;
+inline constexpr double kMomentumPasses = 5;
 
 // Bytes the non-MoE modules' element-wise work moves in one forward pass of `samples` samples
 // (`tokens` tokens): norms, residuals, attention softmax and masks, the loss.

@@ -165,9 +165,11 @@ void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank)
   const bool masters = c.train.dtype == "bfloat16";
   const double state_elem = masters ? 4.0 : elem;
   const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
-  // Read weight and gradient, write the weight; read and write each state (and the masters);
-  // zero_grad writes the gradients and the norm reads them.
-  s.optimizer.bytes = params * (elem * 5 + state_elem * 2 * states + (masters ? 8.0 : 0.0));
+  // The update works in the states' dtype (float32 masters for bfloat16): the gradient is
+  // converted to it, and the master copied back into the weight.
+  double passes = c.train.optimizer == "adamw" ? kAdamPasses : kSgdPasses;
+  if (c.train.optimizer != "adamw" && states > 0) passes += kMomentumPasses;
+  s.optimizer.bytes = params * (passes * state_elem + (masters ? 2 * (elem + 4.0) : 0.0));
   s.optimizer.ops = parameterTensors(c) * (c.train.optimizer == "adamw" ? kAdamOps : kSgdOps);
 }
 

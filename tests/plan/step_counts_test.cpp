@@ -39,8 +39,8 @@ TEST(PlanCounts, OneRank) {
   EXPECT_DOUBLE_EQ(s.backward.flops, 2 * 512.0);  // the gate's input and weight gradients
   // Dispatch: zero fill and scatter of [E, C, M] plus reading and scaling N k rows of M floats.
   EXPECT_DOUBLE_EQ(s.dispatch.bytes, 2 * 4 * 4 * 8 * 4 + 2 * 8 * 2 * 8 * 4);  // 2048
-  // AdamW in float32 over 1152 parameters: 5 passes of weights/gradients, 2 x 2 of the states.
-  EXPECT_DOUBLE_EQ(s.optimizer.bytes, 1152 * (4 * 5 + 4 * 2 * 2));
+  // AdamW in float32 over 1152 parameters: 19 passes over 4-byte elements (op_counts.h).
+  EXPECT_DOUBLE_EQ(s.optimizer.bytes, 1152 * 19 * 4);
   EXPECT_EQ(s.a2a_forward.calls, 0);
   EXPECT_EQ(s.allreduce.calls, 0);
   // Weights, gradients, two AdamW states.

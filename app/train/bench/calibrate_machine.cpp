@@ -71,22 +71,30 @@ double resident_bytes() {
   return kib_field("/proc/self/status", "VmRSS");
 }
 
-double copy_bandwidth(const at::Device& device, bool quick) {
-  const int64_t bytes = (quick ? 64ll : 256ll) << 20;
+// Element-wise work as the engine's optimizer and activations do it: out-of-place products,
+// sums and square roots (each a fresh tensor from the allocator) and an in-place update, on
+// tensors far larger than the caches. Bytes = every operand read plus every result written.
+double elementwise_bandwidth(const at::Device& device, bool quick) {
+  torch::NoGradGuard no_grad;
+  const int64_t n = ((quick ? 16ll : 64ll) << 20) / 4;
   auto opt = at::TensorOptions().dtype(at::kFloat).device(device);
-  auto src = at::ones({bytes / 4}, opt), dst = at::empty({bytes / 4}, opt);
+  auto a = at::rand({n}, opt), b = at::rand({n}, opt), w = at::rand({n}, opt);
   TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};
   const double ms = median_ms(timing, [&] {
-    dst.copy_(src);
+    auto t = a * b;            // 3 passes
+    auto u = (t + b).sqrt_();  // 3 + 2
+    w.addcdiv_(a, u, -1e-6);   // 4
     synchronize(device);
   });
-  return 2.0 * static_cast<double>(bytes) / (ms / 1e3);
+  return 12.0 * 4.0 * static_cast<double>(n) / (ms / 1e3);
 }
 
+// One tensor operation as the engine's layers make them: out of place on a few thousand
+// elements that autograd records (graph node, allocation, the intra-op pool's hand-off), small
+// enough that the arithmetic itself is negligible.
 double op_overhead_s(const at::Device& device, bool quick) {
-  torch::NoGradGuard no_grad;
   auto opt = at::TensorOptions().dtype(at::kFloat).device(device);
-  auto a = at::ones({64}, opt), b = at::full({64}, 1.0001, opt);
+  auto a = at::ones({4096}, opt.requires_grad(true)), b = at::full({4096}, 1.0001, opt);
   const int ops = quick ? 500 : 2000;
   TimingOptions timing{1, quick ? 3 : 7, quick ? 0.02 : 0.2};
   const double ms = median_ms(timing, [&] {

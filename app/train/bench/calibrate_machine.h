@@ -1,6 +1,6 @@
 #pragma once
 // The machine's facts and its memory-bound figures for the calibrated profile: CPU model, cores,
-// memory, the device the engine computes on, copy bandwidth, the cost of one small tensor
+// memory, the device the engine computes on, element-wise bandwidth, the cost of one small tensor
 // operation and what the process holds once LibTorch runs.
 #include <torch/torch.h>
 
@@ -29,9 +29,10 @@ ComputeDeviceFacts compute_device_facts(const std::string& resolved_device,
 // This process's resident set now (/proc/self/status VmRSS), bytes.
 double resident_bytes();
 
-// Bytes per second through a large copy_ (read + write counted).
-double copy_bandwidth(const at::Device& device, bool quick);
-// Seconds of one small tensor operation (an add or a mul on 64 elements) through LibTorch.
+// Bytes/s of element-wise work (products, sums, square roots, an in-place update) on large
+// tensors: what the planner's memory-bound phases move at.
+double elementwise_bandwidth(const at::Device& device, bool quick);
+// Seconds of one tensor operation on 4096 elements that autograd records, through LibTorch.
 double op_overhead_s(const at::Device& device, bool quick);
 
 }  // namespace moe::train
