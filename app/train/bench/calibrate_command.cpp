@@ -120,7 +120,7 @@ int run_calibrate(const CalibrateOptions& given) {
   d.peak_flops_bfloat16 = best_rate(d.gemm_rates, "bfloat16");
   d.peak_flops_float64 = best_rate(d.gemm_rates, "float64");
   progress.step("memory bandwidth (a large copy)", 2);
-  d.memory_bandwidth = copy_bandwidth(device.device, options.quick);
+  d.memory_bandwidth = elementwise_bandwidth(device.device, options.quick);
   progress.step("overhead of one small tensor operation");
   d.op_overhead_s = op_overhead_s(device.device, options.quick);
   profile.inter_node = profile.intra_node.front();
