@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include "planner/planner_format.h"
 #include "planner/planner_profile_choice.h"
 #include "planner/planner_profile_combo.h"
+#include "planner/scaling_view.h"
 
 using namespace moe::ui;
 using moe::plan::HardwareProfile;
@@ -161,6 +163,35 @@ class TestPlannerEstimates : public QObject {
     QTRY_VERIFY(panel_->profileChoice()->profile() &&
                 panel_->profileChoice()->profile()->device.name == "Test GPU (measured)");
     QFile::remove(path);
+  }
+
+  // "Scaling…" opens one view of the document's config, which follows the edits.
+  void theScalingViewFollowsTheDocument() {
+    ScalingView* view = panel_->showScaling();
+    QVERIFY(view && view->isWindow());
+    QCOMPARE(panel_->showScaling(), view);
+    QTRY_VERIFY(!view->points().empty());
+    auto worlds = [view] {
+      std::vector<int64_t> out;
+      for (const auto& p : view->points()) out.push_back(p.world);
+      return out;
+    };
+    auto expected = [this] {
+      std::vector<int64_t> out;
+      for (const auto& p : moe::plan::scalingTable(document_->config(), loadProfile("h100-sxm"),
+                                                   ScalingView::kMaxRanks))
+        if (out.empty() || out.back() != p.layout.world()) out.push_back(p.layout.world());
+      return out;
+    };
+    QCOMPARE(worlds(), expected());
+    document_->setValue("/train/batch_size", 4);  // 4 samples: at most 4 ranks
+    QCOMPARE(worlds(), expected());
+    QCOMPARE(worlds().back(), int64_t(4));
+    QPointer<ScalingView> closed = view;
+    view->close();  // deleted on close; the next press opens a new one
+    QTRY_VERIFY(closed.isNull());
+    ScalingView* again = panel_->showScaling();
+    QVERIFY(again && again->isVisible());
   }
 
   void aBadProfileFileShowsItsError() {
