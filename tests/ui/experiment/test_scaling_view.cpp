@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QtTest>
 
 #include <cmath>
@@ -118,6 +119,14 @@ class TestScalingView : public QObject {
                qPrintable(tip));
     }
     QVERIFY(view.statusText().startsWith("On h100-sxm: runs on"));
+
+    // Resting the mouse over a size shows its tooltip.
+    QCustomPlot* plot = view.memoryPlot();
+    const int64_t world = view.points().back().world;
+    const QPoint at(int(plot->xAxis->coordToPixel(std::log2(double(world)))),
+                    int(plot->yAxis->axisRect()->center().y()));
+    QTest::mouseMove(plot, at);
+    QTRY_COMPARE(QToolTip::text(), view.pointToolTip(world));
   }
 
   void sizesItCannotRunOnAreLeftOut() {
