@@ -20,6 +20,7 @@
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/phase_breakdown_plot.h"
+#include "dashboard/plan_check_page.h"
 #include "dashboard/ranks_page.h"
 #include "dashboard/routing_collapse.h"
 #include "dashboard/run_header.h"
@@ -84,12 +85,14 @@ void RunDashboard::buildLayout() {
   phases_ = new PhaseBreakdownPlot(this);
   installPlotMenu(phases_, "phases");
   ranks_ = new RanksPage(sync_, this);
+  plan_check_ = new PlanCheckPage(this);
   pages_ = new QTabWidget(this);
   pages_->addTab(training_, tr("Training"));
   pages_->addTab(load_, tr("Expert load"));
   pages_->addTab(imbalance_, tr("Imbalance"));
   pages_->addTab(phases_, tr("Phases"));
   pages_->addTab(ranks_, tr("Ranks"));
+  pages_->addTab(plan_check_, tr("Predicted vs measured"));
 
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
@@ -243,6 +246,7 @@ void RunDashboard::refreshSlowViews(bool now) {
   if (pages_->currentWidget() == load_) load_->updateFrom(*series_);
   if (pages_->currentWidget() == phases_) phases_->updateFrom(*series_);
   if (pages_->currentWidget() == ranks_) ranks_->updateFrom(*series_);
+  if (pages_->currentWidget() == plan_check_) plan_check_->updateFrom(*series_);
   updateWarnings();
 }
 

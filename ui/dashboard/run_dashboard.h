@@ -3,7 +3,7 @@
 // view controls, a routing-warning banner, and tabs: Training (losses, lr, throughput), Expert
 // load (heatmaps and the latest counts vs capacity), Imbalance (balance metrics per layer),
 // Phases (where a step's time goes), Ranks (per-rank step times and waits of a multi-process
-// run), above the run's log.
+// run), Predicted vs measured (the planner's model against the run), above the run's log.
 //
 // It draws a RunSeries: a live Run's (not owned: closing the tab leaves the run going) or
 // one it replays from a run directory's metrics.jsonl (a finished run, or one copied from a
@@ -32,6 +32,7 @@ class DashboardControls;
 class ImbalancePage;
 class LoadPage;
 class PhaseBreakdownPlot;
+class PlanCheckPage;
 class PlotSync;
 class RanksPage;
 class Run;
@@ -66,6 +67,7 @@ class RunDashboard : public QWidget {
   LoadPage* load() const { return load_; }
   PhaseBreakdownPlot* phases() const { return phases_; }
   RanksPage* ranks() const { return ranks_; }
+  PlanCheckPage* planCheck() const { return plan_check_; }
   DashboardControls* controls() const { return controls_; }
   QTabWidget* pages() const { return pages_; }
   RunHeader* header() const { return header_; }
@@ -120,6 +122,7 @@ class RunDashboard : public QWidget {
   ImbalancePage* imbalance_;
   PhaseBreakdownPlot* phases_;
   RanksPage* ranks_;
+  PlanCheckPage* plan_check_;
   QPlainTextEdit* log_;
 
   QTimer redraw_timer_;

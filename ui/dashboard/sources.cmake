@@ -17,6 +17,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/phase_bins.h
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.h
+  ${CMAKE_CURRENT_LIST_DIR}/plan_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/plan_check.h
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.cpp
@@ -37,6 +39,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/imbalance_page.h
   ${CMAKE_CURRENT_LIST_DIR}/load_page.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_page.h
+  ${CMAKE_CURRENT_LIST_DIR}/plan_check_page.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/plan_check_page.h
   ${CMAKE_CURRENT_LIST_DIR}/ranks_page.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ranks_page.h
   ${CMAKE_CURRENT_LIST_DIR}/run_dashboard.cpp
