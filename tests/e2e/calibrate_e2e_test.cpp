@@ -16,7 +16,8 @@ namespace {
 
 bool has_rate(const plan::DeviceProfile& d, const plan::PhaseWork& p) {
   for (const auto& r : d.gemm_rates) {
-    if (r.m == p.m && r.k == p.k && r.n == p.n && r.dtype == "float32") return true;
+    if (r.m == p.m && r.k == p.k && r.n == p.n && r.batch == p.batch && r.dtype == "float32")
+      return true;
   }
   return false;
 }

@@ -84,19 +84,15 @@ std::pair<double, double> latency_and_bandwidth(const std::vector<double>& bytes
 LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t) {
   const double count = static_cast<double>(x.size());
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    sx += x[i], sy += t[i], sxx += x[i] * x[i], sxy += x[i] * t[i];
-  const double det = count * sxx - sx * sx;
-  LineFit fit;
-  if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
-  fit.slope = (count * sxy - sx * sy) / det;
-  // The intercept for that slope with the least relative error (weights 1 / t^2).
-  double w_sum = 0, w_residual = 0;
   for (size_t i = 0; i < x.size(); ++i) {
-    const double w = 1.0 / (t[i] * t[i]);
-    w_sum += w, w_residual += w * (t[i] - fit.slope * x[i]);
+    sx += x[i], sy += t[i], sxx += x[i] * x[i], sxy += x[i] * t[i];
   }
-  fit.intercept = w_residual / w_sum;
+  const double det = count * sxx - sx * sx;
+  if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
+  LineFit fit;
+  fit.slope = (count * sxy - sx * sy) / det;
+  // The line through the smallest message for that slope.
+  fit.intercept = t.front() - fit.slope * x.front();
   return fit;
 }
 

@@ -53,8 +53,8 @@ void use_one_rank_threads(const protocol::RunConfig& config) {
 }
 
 std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) + " " +
-         s.dtype;
+  return (s.batch > 1 ? std::to_string(s.batch) + " x " : std::string()) + std::to_string(s.m) +
+         "x" + std::to_string(s.k) + "x" + std::to_string(s.n) + " " + s.dtype;
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ int run_calibrate(const CalibrateOptions& given) {
   d.peak_flops_float32 = best_rate(d.gemm_rates, "float32");
   d.peak_flops_bfloat16 = best_rate(d.gemm_rates, "bfloat16");
   d.peak_flops_float64 = best_rate(d.gemm_rates, "float64");
-  progress.step("memory bandwidth (a large copy)", 2);
+  progress.step("element-wise bandwidth (large tensors)", 2);
   d.memory_bandwidth = elementwise_bandwidth(device.device, options.quick);
   progress.step("overhead of one small tensor operation");
   d.op_overhead_s = op_overhead_s(device.device, options.quick);
