@@ -69,8 +69,8 @@ std::string link_json(const plan::LinkProfile& l) {
       .dump(2);
 }
 
-// Latency and bandwidth from (bytes per rank, seconds): the fitted line where it is sensible,
-// else the smallest message's time and the largest one's rate.
+// Latency and bandwidth from (bytes per rank, seconds): the fitted line where its slope is
+// positive, else the largest message's rate.
 std::pair<double, double> latency_and_bandwidth(const std::vector<double>& bytes,
                                                 const std::vector<double>& seconds) {
   const LineFit fit = fit_line(bytes, seconds);
@@ -91,8 +91,13 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t) {
   if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
   LineFit fit;
   fit.slope = (count * sxy - sx * sy) / det;
-  // The line through the smallest message for that slope.
-  fit.intercept = t.front() - fit.slope * x.front();
+  // Through the faster of the two smallest messages for that slope: a shared machine's noise
+  // only adds time, and a message's time less its bytes at that rate is what is left to latency.
+  for (size_t i = 0; i < std::min<size_t>(2, x.size()); ++i) {
+    double left = t[i] - fit.slope * x[i];
+    if (left <= 0) left = t[i];
+    fit.intercept = i == 0 ? left : std::min(fit.intercept, left);
+  }
   return fit;
 }
 
