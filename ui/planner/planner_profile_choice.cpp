@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -80,9 +81,12 @@ void PlannerProfileChoice::setChoice(const QString& choice) {
     settings.setValue(kSettingsKey, trimmed);
   }
   const QString now = currentChoice();
-  for (PlannerProfileChoice* live : liveChoices()) {
-    emit live->changed(now);
-    live->load();
+  // A slot of changed() may delete a view and its choice: walk guarded copies.
+  QList<QPointer<PlannerProfileChoice>> live;
+  for (PlannerProfileChoice* choice : liveChoices()) live.append(choice);
+  for (const QPointer<PlannerProfileChoice>& choice : live) {
+    if (choice) emit choice->changed(now);
+    if (choice) choice->load();
   }
 }
 
