@@ -1,5 +1,7 @@
 #include "plan/op_counts.h"
 
+#include <algorithm>
+
 #include "plan/config_estimates.h"
 
 namespace moe::plan {
@@ -51,6 +53,16 @@ double parameterTensors(const protocol::RunConfig& c) {
   if (c.model.kind == "image")
     return 4 + 1 + double(c.model.layers) * 2 + moe_tensors + dense_ffns + 4;
   return moe_tensors;
+}
+
+double largestParameterTensor(const protocol::RunConfig& c, double expert_share) {
+  const double m = double(c.model.dim), h = double(c.moe.hidden), e = double(c.moe.experts);
+  double largest = e * h * m * expert_share;  // batched_fc1_w / fc2_w
+  if (denseBlocks(c) > 0) largest = std::max(largest, m * h);
+  if (c.model.kind == "lm") {
+    largest = std::max({largest, double(c.model.vocab) * m, 3 * m * m});
+  }
+  return largest;
 }
 
 double bufferBytes(const protocol::RunConfig& c, int64_t r, bool split, int64_t shards,

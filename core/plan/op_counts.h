@@ -45,4 +45,12 @@ double parameterTensors(const protocol::RunConfig& config);
 double bufferBytes(const protocol::RunConfig& config, int64_t r, bool split, int64_t shards,
                    double slots);
 
+// Elements of the largest parameter tensor one rank holds (its experts' fc1 or fc2 weight, an
+// embedding, a dense layer): the optimizer's temporaries and a weight gradient's product are
+// that size.
+double largestParameterTensor(const protocol::RunConfig& config, double expert_share);
+// Working memory beyond what is kept: AdamW's square root and division temporaries of the largest
+// tensor, and the weight gradient product backward makes of it.
+inline constexpr double kTransientTensors = 3;
+
 }  // namespace moe::plan

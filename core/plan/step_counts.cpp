@@ -240,6 +240,9 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   countOptimizer(c, s, whole.rank);
   countGradientAllReduce(c, layout, s, whole, whole.rank);
   s.memory = whole.rank.memory;
+  const double expert_share = double(p.local_experts) / double(c.moe.experts) / double(p.shards);
+  const double state_elem = c.train.dtype == "bfloat16" ? 4.0 : double(dtypeBytes(c.train.dtype));
+  s.transient = kTransientTensors * largestParameterTensor(c, expert_share) * state_elem;
   s.buffers = bufferBytes(c, layout.r, p.split, p.shards, double(s.capacity_slots));
   return s;
 }

@@ -51,8 +51,9 @@ struct StepCounts {
   Collective gather_backward;            // their gradients all-reduced
   Collective allreduce;                  // data parallelism's gradient all-reduce (and the loss's)
   MemoryEstimate memory;                 // one rank; activations include the capacity buffers
-  double buffers = 0;  // all-to-all send/receive buffers and gathered weights, bytes
-  double memoryBytes() const { return memory.states() + memory.activations + buffers; }
+  double buffers = 0;    // all-to-all send/receive buffers and gathered weights, bytes
+  double transient = 0;  // working memory of backward and the optimizer (op_counts.h), bytes
+  double memoryBytes() const { return memory.states() + memory.activations + buffers + transient; }
 };
 
 // Backward of a forward phase: twice its FLOPs (input and weight gradients) on the same shapes,

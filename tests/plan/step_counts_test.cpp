@@ -46,6 +46,8 @@ TEST(PlanCounts, OneRank) {
   // Weights, gradients, two AdamW states.
   EXPECT_DOUBLE_EQ(s.memory.states(), 1152 * 4 * 4);
   EXPECT_DOUBLE_EQ(s.buffers, 0);
+  // Three temporaries the size of the largest tensor, batched_fc1_w: E H M = 512 floats.
+  EXPECT_DOUBLE_EQ(s.transient, 3 * 512 * 4);
 }
 
 TEST(PlanCounts, GradAccumMultipliesTheMicroBatchesOnly) {
@@ -76,6 +78,7 @@ TEST(PlanCounts, TwoRanksExpertParallel) {
   // The rank holds half the experts: 560 + 32 parameters.
   EXPECT_DOUBLE_EQ(s.memory.states(), (560 + 32) * 4 * 4);
   EXPECT_DOUBLE_EQ(s.buffers, 2 * 4 * 2 * 8 * 4);  // received tokens and outputs, [E, Cs, M]
+  EXPECT_DOUBLE_EQ(s.transient, 3 * 256 * 4);      // the rank's half of batched_fc1_w
 }
 
 TEST(PlanCounts, TwoNodesSendEverythingBetweenNodes) {
