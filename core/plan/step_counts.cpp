@@ -220,6 +220,7 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   StepCounts s;
   s.layout = layout;
   s.tokens_per_step = whole.tokens_per_step;
+  s.model_flops = whole.flops.total();
   const double samples = double(c.train.batch_size / layout.world());
   const double tokens = samples * double(whole.tokens_per_sample);
   s.capacity_slots = rankSlots(c, layout, p, int64_t(tokens));

@@ -39,6 +39,7 @@ struct Collective {  // one kind of collective of one rank in one step
 struct StepCounts {
   Layout layout;
   double tokens_per_step = 0;  // global: batch_size x grad_accum x tokens per sample
+  double model_flops = 0;      // global FLOPs of the step, forward and backward (config_estimates)
   int64_t capacity_slots = 0;  // slots per expert of one rank's buffer (Cs)
   // Forward phases (the engine's phase names), then backward as a whole, then the optimizer.
   PhaseWork gate, dispatch, experts, combine, other, optimizer;
