@@ -91,13 +91,9 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t) {
   if (x.size() < 2 || det <= 0) return {t.empty() ? 0 : t.front(), 0};
   LineFit fit;
   fit.slope = (count * sxy - sx * sy) / det;
-  // Through the faster of the two smallest messages for that slope: a shared machine's noise
-  // only adds time, and a message's time less its bytes at that rate is what is left to latency.
-  for (size_t i = 0; i < std::min<size_t>(2, x.size()); ++i) {
-    double left = t[i] - fit.slope * x[i];
-    if (left <= 0) left = t[i];
-    fit.intercept = i == 0 ? left : std::min(fit.intercept, left);
-  }
+  // The faster of the two smallest messages (a shared machine's noise only adds time), whole:
+  // their bytes at the large messages' rate would take more than they did.
+  fit.intercept = std::min(t[0], t[1]);
   return fit;
 }
 

@@ -14,11 +14,11 @@
 namespace moe::train {
 
 // t = intercept + slope * x, with x ascending: the slope by least squares (the large messages
-// decide it: what the planner's large all-to-alls see), the intercept from the faster of the two
-// smallest messages for that slope (its time less its bytes at that rate; its whole time where
-// that is not positive). Times per byte grow with the message on a loopback Gloo, so no one line
-// fits both ends: a least-squares intercept, even weighted by relative error, came out at a fifth
-// of the 4 KiB time.
+// decide it: what the planner's large all-to-alls see), the intercept the time of the faster of
+// the two smallest messages (4 and 64 KiB per rank). Times per byte grow with the message on a
+// loopback Gloo, so no one line fits both ends: a least-squares intercept, even weighted by
+// relative error, came out at a fifth of the 4 KiB time, and so did the small messages' times
+// less their bytes at the large messages' rate.
 struct LineFit {
   double intercept = 0, slope = 0;
 };
