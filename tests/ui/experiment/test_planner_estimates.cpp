@@ -123,6 +123,12 @@ class TestPlannerEstimates : public QObject {
             .toHtmlEscaped();
     QVERIFY2(memory.contains(warning), qPrintable(memory));
     QVERIFY(memory.contains("color:#c82828"));
+    // With MOE_SCREENSHOT_DIR set: the panel as it looks then, to check by eye.
+    const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      panel_->resize(520, panel_->sizeHint().height());
+      QVERIFY(panel_->grab().save(QDir(shots).filePath("estimates-no-fit.png")));
+    }
   }
 
   void theChoicePersistsAndReachesEveryView() {
