@@ -14,13 +14,14 @@ namespace {
 using nlohmann::json;
 
 // Log-distance between two GEMM shapes: shapes a factor apart in any dimension are far apart.
-double shapeDistance(const GemmRate& r, int64_t m, int64_t k, int64_t n, int64_t batch) {
+double shapeDistance(const GemmRate& r, int64_t m, int64_t k, int64_t n, int64_t batch,
+                     int64_t ranks) {
   const auto d = [](double a, double b) {
     const double x = std::log(std::max(a, 1.0) / std::max(b, 1.0));
     return x * x;
   };
   return d(double(r.m), double(m)) + d(double(r.k), double(k)) + d(double(r.n), double(n)) +
-         d(double(r.batch), double(batch));
+         d(double(r.batch), double(batch)) + 4 * d(double(r.ranks), double(ranks));
 }
 
 }  // namespace
@@ -41,19 +42,19 @@ double HardwareProfile::peakFlops(const std::string& dtype) const {
 }
 
 double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype,
-                                 int64_t batch) const {
+                                 int64_t batch, int64_t ranks) const {
   const std::string type = dtype == "float16" ? "float32" : dtype;
   const GemmRate* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (const GemmRate& r : device.gemm_rates) {
     if (r.dtype != type) continue;
-    const double d = shapeDistance(r, m, k, n, batch);
+    const double d = shapeDistance(r, m, k, n, batch, ranks);
     if (d < best) best = d, nearest = &r;
   }
-  if (nearest) return nearest->flops_per_s;
+  if (nearest) return nearest->flops_per_s * double(nearest->ranks);
   const double peak = peakFlops(type);
   // A dtype without figures of its own runs at float32's (the engine computes it anyway).
-  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32", batch);
+  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32", batch, ranks);
   return peak * device.gemm_efficiency;
 }
 

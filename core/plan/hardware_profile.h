@@ -11,9 +11,10 @@
 namespace moe::plan {
 
 // A GEMM rate measured at one shape: `batch` products [m, k] x [k, n] in one batched call (as the
-// experts run), in `dtype`, FLOP/s with the threads of one process using the whole device.
+// experts run), in `dtype`, FLOP/s of one process with 1/`ranks` of the device's threads (1: the
+// whole device; 2: the threads each of two ranks sharing a CPU gets).
 struct GemmRate {
-  int64_t m = 0, k = 0, n = 0, batch = 1;
+  int64_t m = 0, k = 0, n = 0, batch = 1, ranks = 1;
   std::string dtype = "float32";
   double flops_per_s = 0;
 };
@@ -55,8 +56,10 @@ struct HardwareProfile {
   const LinkProfile& intraNode(int64_t ranks) const;
   // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
   // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
-  double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype,
-                  int64_t batch = 1) const;
+  // With `ranks` sharing the device the entries measured with that share of the threads are
+  // preferred; the rate is the device's (an entry's rate times its ranks).
+  double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype, int64_t batch = 1,
+                  int64_t ranks = 1) const;
   double peakFlops(const std::string& dtype) const;
 };
 

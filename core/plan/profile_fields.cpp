@@ -1,5 +1,6 @@
 #include "plan/profile_fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -47,6 +48,7 @@ GemmRate gemmFromJson(const json& g, const std::string& where) {
   r.k = int64_t(number(g, "k", where, true));
   r.n = int64_t(number(g, "n", where, true));
   r.batch = int64_t(optionalNumber(g, "batch", where, 1));
+  r.ranks = std::max<int64_t>(1, int64_t(optionalNumber(g, "ranks", where, 1)));
   r.dtype = text(g, "dtype", where);
   r.flops_per_s = number(g, "flops_per_s", where, true);
   return r;
@@ -135,6 +137,7 @@ json profileToJson(const HardwareProfile& p) {
                      {"k", r.k},
                      {"n", r.n},
                      {"batch", r.batch},
+                     {"ranks", r.ranks},
                      {"dtype", r.dtype},
                      {"flops_per_s", r.flops_per_s}});
   }

@@ -75,8 +75,9 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
   const double w = double(l.world()), e = double(c.moe.experts), m = double(c.model.dim);
   const double elem = double(dtypeBytes(c.train.dtype)), cs = double(s.capacity_slots);
   const double k = double(std::min(c.moe.top_k, c.moe.experts));
-  // Routing: every rank gathers the group's choices (k int32 per token).
-  const Collective routing = collective((w - 1) * tokens * k * 4, 1, l);
+  // Routing: every rank gathers the group's choices (k int32 per token) and sums the layer's load
+  // metrics (core/moe/moe_layer.cpp load_stats), both inside the gate.
+  s.routing = collective(layers * (w - 1) * tokens * k * 4, layers * 2, l);
   if (l.r >= 1) {
     const double copies = p.shards > 1 ? double(l.r) : 1.0;  // a group's r ranks all get the slot
     const double there = (w - 1) / w * e * copies * cs * m * elem;
@@ -84,9 +85,6 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
     s.a2a_forward = collective(layers * 2 * there, layers * calls, l);
     s.a2a_backward = collective(layers * 2 * there, layers * calls, l);
   }
-  s.a2a_forward.bytes += layers * routing.bytes;
-  s.a2a_forward.inter_node_bytes += layers * routing.inter_node_bytes;
-  s.a2a_forward.calls += layers * routing.calls;
   const bool gathers = l.r == 0 || (p.shards > 1 && l.r < p.shards);
   if (!gathers) return;
   const double experts_bytes = expertParameters(c) * elem;  // every expert, whole
@@ -235,7 +233,8 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
                        &s.backward, &s.experts_backward}) {
     w->flops *= micro, w->bytes *= micro, w->ops *= micro;
   }
-  for (Collective* x : {&s.a2a_forward, &s.a2a_backward, &s.gather_forward, &s.gather_backward}) {
+  for (Collective* x :
+       {&s.a2a_forward, &s.a2a_backward, &s.routing, &s.gather_forward, &s.gather_backward}) {
     x->bytes *= micro, x->inter_node_bytes *= micro, x->calls *= micro;
   }
   countOptimizer(c, s, whole.rank);

@@ -14,7 +14,9 @@ struct RankDevice {
 
   double seconds(const PhaseWork& w) const {
     double t = w.ops * profile.device.op_overhead_s;
-    if (w.flops > 0) t += w.flops / profile.gemmRate(w.m, w.k, w.n, dtype, w.batch);
+    if (w.flops > 0) {
+      t += w.flops / profile.gemmRate(w.m, w.k, w.n, dtype, w.batch, int64_t(share));
+    }
     if (w.bytes > 0) t += w.bytes / profile.device.memory_bandwidth;
     return t * share;
   }
@@ -47,15 +49,6 @@ struct Links {
     if (nodes > 1) t += 2 * (k - 1) / k * (c.bytes / p) / inter.all_reduce_bandwidth;
     return latency + t;
   }
-
-  // An all-gather moves half of an all-reduce's bytes; c.bytes is already the received part.
-  double allGather(const Collective& c) const {
-    if (c.calls <= 0) return 0;
-    const double intra_bytes = c.bytes - c.inter_node_bytes;
-    return c.calls * slowest().all_reduce_latency_s +
-           std::max(intra_bytes / intra.all_reduce_bandwidth,
-                    c.inter_node_bytes / inter.all_reduce_bandwidth);
-  }
 };
 
 // Experts and their all-to-all cut into d chunks that overlap (docs/ROUTING.md, "Overlapping the
@@ -80,7 +73,8 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
                     l.nproc_per_node, l.world()};
 
   auto& ms = out.phases_ms;
-  ms["gate"] = 1e3 * device.seconds(s.gate);
+  const double routing = 1e3 * links.allToAll(s.routing);
+  ms["gate"] = 1e3 * device.seconds(s.gate) + routing;
   ms["dispatch"] = 1e3 * device.seconds(s.dispatch);
   ms["combine"] = 1e3 * device.seconds(s.combine);
   ms["other"] = 1e3 * (device.seconds(s.other) + device.seconds(s.attention));
@@ -89,7 +83,9 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   const double experts_bwd = 1e3 * device.seconds(s.experts_backward);
   const double a2a_fwd = 1e3 * links.allToAll(s.a2a_forward);
   const double a2a_bwd = 1e3 * links.allToAll(s.a2a_backward);
-  const double gather_fwd = 1e3 * links.allGather(s.gather_forward);
+  // An all-gather's bytes (what arrives) go at the all-to-all's figures: every rank exchanges with
+  // every other, as in an all-to-all (on loopback Gloo the two run alike, far below all-reduce).
+  const double gather_fwd = 1e3 * links.allToAll(s.gather_forward);
   const double gather_bwd = 1e3 * links.allReduce(s.gather_backward);
   double rest_bwd = 0;  // each forward phase's backward at its own shape
   for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
@@ -110,7 +106,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   const double hidden = buckets > 1 ? profile.allreduce_overlap * rest_bwd : 0.0;
   ms["allreduce"] = std::max(allreduce / buckets, allreduce - hidden);
 
-  out.a2a_ms = ms["a2a"] + (bwd_pair - experts_bwd) + gather_bwd;
+  out.a2a_ms = ms["a2a"] + (bwd_pair - experts_bwd) + gather_bwd + routing;
   out.allreduce_ms = ms["allreduce"];
   out.step_ms = 0;
   for (const auto& [name, v] : ms) out.step_ms += v;

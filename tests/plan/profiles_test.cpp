@@ -47,7 +47,7 @@ TEST(PlanProfiles, NetworkSuffixSwapsTheInterNodeLink) {
 
 TEST(PlanProfiles, FilesRoundTrip) {
   HardwareProfile p = loadProfile("a100-sxm");
-  p.device.gemm_rates = {{512, 256, 1024, 1, "float32", 1.5e11}};
+  p.device.gemm_rates = {{512, 256, 1024, 1, 1, "float32", 1.5e11}};
   p.intra_node.push_back({"four", 4, 1e-4, 2e9, 3e-4, 1e9});
   const std::string path = testing::TempDir() + "/measured.json";
   std::ofstream(path) << profileJson(p);

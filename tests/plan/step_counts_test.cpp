@@ -63,10 +63,12 @@ TEST(PlanCounts, TwoRanksExpertParallel) {
   const StepCounts s = countStep(tiny(), Layout{1, 2, 1, 1});
   // Each rank routes 4 tokens: Cs = k floor(ceil(4 / 4)) = 2.
   EXPECT_EQ(s.capacity_slots, 2);
-  // Dispatch and combine each send (W-1)/W of [E, Cs, M] floats: 2 x 1/2 x 4 x 2 x 8 x 4 = 256,
-  // plus the routing gather of the other rank's choices, 4 tokens x k x int32 = 32.
-  EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 256 + 32);
-  EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 3);
+  // Dispatch and combine each send (W-1)/W of [E, Cs, M] floats: 2 x 1/2 x 4 x 2 x 8 x 4 = 256.
+  EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 256);
+  EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 2);
+  // The gate gathers the other rank's choices, 4 tokens x k x int32, and sums the load metrics.
+  EXPECT_DOUBLE_EQ(s.routing.bytes, 32);
+  EXPECT_DOUBLE_EQ(s.routing.calls, 2);
   EXPECT_DOUBLE_EQ(s.a2a_backward.bytes, 256);
   EXPECT_DOUBLE_EQ(s.a2a_forward.inter_node_bytes, 0);  // one node
   EXPECT_DOUBLE_EQ(s.gather_forward.bytes, 0);
@@ -89,8 +91,9 @@ TEST(PlanCounts, TwoNodesSendEverythingBetweenNodes) {
 
 TEST(PlanCounts, ROfZeroGathersTheExperts) {
   const StepCounts s = countStep(tiny(), Layout{1, 2, 0, 1});
-  EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 32);  // the routing gather only
+  EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 0);  // no tokens travel
   EXPECT_DOUBLE_EQ(s.a2a_backward.bytes, 0);
+  EXPECT_DOUBLE_EQ(s.routing.bytes, 32);
   // All 1120 expert parameters: half come from the other rank; their gradients are summed whole.
   EXPECT_DOUBLE_EQ(s.gather_forward.bytes, 0.5 * 1120 * 4);
   EXPECT_DOUBLE_EQ(s.gather_forward.calls, 4);  // fc1 and fc2 weights and biases
@@ -107,10 +110,10 @@ TEST(PlanCounts, ShardedExpertsTradeTokensForWeights) {
   // Cs = k floor(ceil(4 / 2)) = 4 (already a multiple of s / r = 2).
   EXPECT_EQ(r1.capacity_slots, 4);
   EXPECT_EQ(r2.capacity_slots, 4);
-  // Each slot goes to the r ranks of its group: 2 x 3/4 x E x r x Cs x M x 4 bytes (+ routing:
-  // 3 ranks x 4 tokens x k x 4).
-  EXPECT_DOUBLE_EQ(r1.a2a_forward.bytes, 2 * 0.75 * 2 * 1 * 4 * 8 * 4 + 3 * 4 * 2 * 4);
-  EXPECT_DOUBLE_EQ(r2.a2a_forward.bytes, 2 * 0.75 * 2 * 2 * 4 * 8 * 4 + 3 * 4 * 2 * 4);
+  // Each slot goes to the r ranks of its group: 2 x 3/4 x E x r x Cs x M x 4 bytes.
+  EXPECT_DOUBLE_EQ(r1.a2a_forward.bytes, 2 * 0.75 * 2 * 1 * 4 * 8 * 4);
+  EXPECT_DOUBLE_EQ(r2.a2a_forward.bytes, 2 * 0.75 * 2 * 2 * 4 * 8 * 4);
+  EXPECT_DOUBLE_EQ(r1.routing.bytes, 3 * 4 * 2 * 4);  // 3 other ranks x 4 tokens x k x int32
   // r = 1 < s gathers both experts whole (2 x 2 x 16 x 8 + 2 x 16 + 2 x 8 = 560 parameters);
   // r = s needs no weights.
   EXPECT_DOUBLE_EQ(r1.gather_forward.bytes, 0.75 * 560 * 4);
@@ -123,7 +126,7 @@ TEST(PlanCounts, OverlapSplitsTheAllToAllCalls) {
   c.train.batch_size = 4;  // 8 tokens per rank: Cs = 4, a multiple of the overlap degree 2
   const StepCounts s = countStep(c, Layout{1, 2, 1, 2});
   EXPECT_EQ(s.capacity_slots, 4);
-  EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 2 * 2 + 1);
+  EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 2 * 2);
 }
 
 TEST(PlanCounts, RefusesLayoutsTheEngineRefuses) {

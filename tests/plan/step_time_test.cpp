@@ -91,10 +91,16 @@ TEST(PlanTime, MemoryBeyondTheDeviceDoesNotFit) {
 
 TEST(PlanTime, MeasuredGemmRatesWinOverThePeak) {
   HardwareProfile p = roundProfile();
-  p.device.gemm_rates = {{1024, 1024, 1024, 1, "float32", 4e9}, {16, 16, 16, 1, "float32", 1e8}};
+  p.device.gemm_rates = {{1024, 1024, 1024, 1, 1, "float32", 4e9},
+                         {16, 16, 16, 1, 1, "float32", 1e8}};
   EXPECT_DOUBLE_EQ(p.gemmRate(2048, 1024, 1024, "float32"), 4e9);
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float32"), 1e8);
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float16"), 1e8);  // float16 runs as float32
+  // Measured with half the threads, for two ranks sharing the device: preferred for two ranks,
+  // and the device's rate is twice what one such process does.
+  p.device.gemm_rates.push_back({1024, 1024, 1024, 1, 2, "float32", 3e9});
+  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 2), 6e9);
+  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1), 4e9);
   // No bfloat16 peak and none measured: the float32 figures stand in.
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "bfloat16"), 1e8);
 }

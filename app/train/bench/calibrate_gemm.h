@@ -15,6 +15,9 @@ namespace moe::train {
 struct GemmShape {
   int64_t m = 0, k = 0, n = 0, batch = 1;  // batch > 1: one batched GEMM, as the experts run
   std::string dtype;  // "float32", "bfloat16" or "float64" (float16 runs as float32)
+  // Timed with 1/ranks of the device's threads: what each of `ranks` local ranks sharing a CPU
+  // gets (1: one process with every thread).
+  int64_t ranks = 1;
 };
 
 // Distinct shapes, the configs' first: their dtypes plus float32, and one large shape in each
