@@ -58,6 +58,14 @@ exec sbatch --parsable remote/job.sh
 
 const QString kStatus = QStringLiteral(R"SH([ -n "$2" ] && eval "$3" > /dev/null 2>&1
 cd -- "$1" 2> /dev/null || { echo missing; exit 0; }
+# The queue before the files: a batch script writes the exit status before it ends, so once the
+# queue says the job ended, the file checks below see it (asked after them, a job ending in
+# between read as "ended without an exit status").
+q= c=
+if [ -n "$2" ]; then
+  q=$(squeue -h -j "$2" -o '%T|%r' 2> /dev/null | head -n 1)
+  [ -n "$q" ] || c=$(scontrol -o show job "$2" 2> /dev/null | head -n 1)
+fi
 if [ -f remote/exit_status ]; then echo "exited $(cat remote/exit_status)"
 elif [ ! -s remote/pid ]; then echo none
 elif kill -0 "$(cat remote/pid)" 2> /dev/null; then echo running
@@ -68,14 +76,8 @@ echo "metrics $(wc -c < metrics.jsonl 2> /dev/null || echo 0)"
 echo "free $(df -Pk . | awk 'NR == 2 { print $4 }')"
 set -- "$@" checkpoints/step-*/state.json
 [ -e "$4" ] && echo checkpoint
-if [ -n "$2" ]; then
-  q=$(squeue -h -j "$2" -o '%T|%r' 2> /dev/null | head -n 1)
-  if [ -n "$q" ]; then echo "queue $q"
-  else
-    c=$(scontrol -o show job "$2" 2> /dev/null | head -n 1)
-    [ -n "$c" ] && echo "scontrol $c"
-  fi
-fi
+[ -n "$q" ] && echo "queue $q"
+[ -n "$c" ] && echo "scontrol $c"
 echo ---
 tail -n 40 remote/stderr.log 2> /dev/null
 exit 0
