@@ -2,8 +2,8 @@
 // capacity rule, FLOPs, memory and the human units.
 #include <QtTest>
 
-#include "plan/config_estimates.h"
 #include "experiment/human_units.h"
+#include "plan/config_estimates.h"
 
 using moe::protocol::RunConfig;
 using namespace moe::plan;
