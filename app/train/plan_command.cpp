@@ -2,11 +2,11 @@
 // [--max-ranks R] [--json OUT]: predicted memory, communication and step time of the config on a
 // cluster (docs/PLANNER.md). With --nproc-per-node, every valid r on that layout; without, the
 // best layout at each size from 1 to --max-ranks (1024) ranks.
-#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "config_input.h"
+#include "output_file.h"
 #include "plan/hardware_profile.h"
 #include "plan/layout_search.h"
 #include "plan/plan_json.h"
@@ -29,21 +29,6 @@ plan::HardwareProfile load_profile(const std::string& name) {
   }
 }
 
-// Written whole under a temporary name, then renamed: a reader never sees half a file.
-void write_json(const std::string& path, const nlohmann::json& doc) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("--json: " + path + ": cannot be written");
-    out << doc.dump(2) << "\n";
-    if (!out.flush()) throw InputError("--json: " + path + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("--json: " + path + ": cannot be written");
-  }
-}
-
 int run_plan(const PlanOptions& o) {
   if (o.nodes < 0 || o.nproc_per_node < 0 || o.max_ranks < 1) {
     throw InputError("--nodes, --nproc-per-node and --max-ranks must be positive");
@@ -63,7 +48,8 @@ int run_plan(const PlanOptions& o) {
   }
   const auto best = plan::bestOf(layouts);
   print_plan(std::cout, config, profile, layouts, *best, o.nproc_per_node > 0);
-  if (!o.json_out.empty()) write_json(o.json_out, plan::planJson(layouts, best, profile));
+  if (!o.json_out.empty())
+    write_file_whole(o.json_out, plan::planJson(layouts, best, profile).dump(2) + "\n", "--json");
   return kExitOk;
 }
 

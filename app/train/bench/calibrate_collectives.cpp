@@ -19,6 +19,7 @@
 #include "config_input.h"
 #include "dist/rank_layout.h"
 #include "moe_kernels/backend.h"
+#include "output_file.h"
 #include "plan/profile_fields.h"
 #include "runtime/device.h"
 #include "train/engine_support.h"
@@ -151,9 +152,7 @@ int run_calibrate_collectives(const CalibrateOptions& options) {
   dist::ProcessGroup group(layout, config.parallel.backend, std::chrono::seconds(120));
   const plan::LinkProfile link = measure_collectives(group, device, options.quick);
   if (group.rank() == 0) {
-    const std::string partial = options.json_out + ".partial";
-    std::ofstream(partial) << link_json(link) << "\n";
-    std::filesystem::rename(partial, options.json_out);
+    write_file_whole(options.json_out, link_json(link) + "\n", "--json");
   }
   group.barrier();
   return 0;

@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "output_file.h"
 #include "train/input_error.h"
 
 namespace moe::train {
@@ -54,12 +55,7 @@ void write_profile(const plan::HardwareProfile& profile, const std::string& path
        << "// measured rates. inter_node is not measured (one node): a copy of the intra-node\n"
        << "// figures of the most ranks.\n"
        << plan::profileJson(profile);
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial);
-    if (!(out << text.str())) throw InputError("--json " + path + ": cannot write");
-  }
-  std::filesystem::rename(partial, path);
+  write_file_whole(path, text.str(), "--json");
 }
 
 void print_summary(std::ostream& out, const plan::HardwareProfile& p, const std::string& path) {
