@@ -15,8 +15,8 @@ namespace moe::train {
 struct GemmShape {
   int64_t m = 0, k = 0, n = 0, batch = 1;  // batch > 1: one batched GEMM, as the experts run
   std::string dtype;  // "float32", "bfloat16" or "float64" (float16 runs as float32)
-  // Timed with 1/ranks of the device's threads: what each of `ranks` local ranks sharing a CPU
-  // gets (1: one process with every thread).
+  // Timed by `ranks` workers at once, each with 1/ranks of the device's threads: what each of
+  // `ranks` local ranks sharing a CPU gets (1: one process with every thread).
   int64_t ranks = 1;
 };
 
@@ -25,7 +25,8 @@ struct GemmShape {
 std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>& configs,
                                           const std::vector<int>& nprocs, bool quick, bool on_gpu);
 
-// Median FLOP/s of at::mm (at::bmm for a batch) on the shape's random operands (warm-up first).
+// Median FLOP/s of at::mm (at::bmm for a batch) on the shape's random operands (warm-up first);
+// with ranks > 1 on a CPU, the mean over that many workers timing it at once.
 plan::GemmRate time_gemm(const GemmShape& shape, const at::Device& device, bool quick);
 
 }  // namespace moe::train
