@@ -42,7 +42,7 @@ double HardwareProfile::peakFlops(const std::string& dtype) const {
 }
 
 double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype,
-                                 int64_t batch, int64_t ranks) const {
+                                 int64_t batch, int64_t ranks, bool backward) const {
   const std::string type = dtype == "float16" ? "float32" : dtype;
   const GemmRate* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
@@ -51,10 +51,15 @@ double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::str
     const double d = shapeDistance(r, m, k, n, batch, ranks);
     if (d < best) best = d, nearest = &r;
   }
-  if (nearest) return nearest->flops_per_s * double(nearest->ranks);
+  if (nearest) {
+    const double rate = backward && nearest->backward_flops_per_s > 0
+                            ? nearest->backward_flops_per_s
+                            : nearest->flops_per_s;
+    return rate * double(nearest->ranks);
+  }
   const double peak = peakFlops(type);
   // A dtype without figures of its own runs at float32's (the engine computes it anyway).
-  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32", batch, ranks);
+  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32", batch, ranks, backward);
   return peak * device.gemm_efficiency;
 }
 

@@ -13,10 +13,12 @@ namespace moe::plan {
 // A GEMM rate measured at one shape: `batch` products [m, k] x [k, n] in one batched call (as the
 // experts run), in `dtype`, FLOP/s of one process with 1/`ranks` of the device's threads (1: the
 // whole device; 2: the threads each of two ranks sharing a CPU gets).
+// backward_flops_per_s: the same product's two backward GEMMs (input and weight gradient, with
+// the operand layouts autograd gives them), FLOP/s over both; 0: as forward.
 struct GemmRate {
   int64_t m = 0, k = 0, n = 0, batch = 1, ranks = 1;
   std::string dtype = "float32";
-  double flops_per_s = 0;
+  double flops_per_s = 0, backward_flops_per_s = 0;
 };
 
 struct DeviceProfile {
@@ -57,9 +59,10 @@ struct HardwareProfile {
   // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
   // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
   // With `ranks` sharing the device the entries measured with that share of the threads are
-  // preferred; the rate is the device's (an entry's rate times its ranks).
+  // preferred; the rate is the device's (an entry's rate times its ranks). `backward`: the rate
+  // of the forward shape's backward GEMMs.
   double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype, int64_t batch = 1,
-                  int64_t ranks = 1) const;
+                  int64_t ranks = 1, bool backward = false) const;
   double peakFlops(const std::string& dtype) const;
 };
 

@@ -51,6 +51,7 @@ GemmRate gemmFromJson(const json& g, const std::string& where) {
   r.ranks = std::max<int64_t>(1, int64_t(optionalNumber(g, "ranks", where, 1)));
   r.dtype = text(g, "dtype", where);
   r.flops_per_s = number(g, "flops_per_s", where, true);
+  r.backward_flops_per_s = optionalNumber(g, "backward_flops_per_s", where, 0);
   return r;
 }
 
@@ -140,6 +141,7 @@ json profileToJson(const HardwareProfile& p) {
                      {"ranks", r.ranks},
                      {"dtype", r.dtype},
                      {"flops_per_s", r.flops_per_s}});
+    if (r.backward_flops_per_s > 0) rates.back()["backward_flops_per_s"] = r.backward_flops_per_s;
   }
   json intra = json::array();
   for (const LinkProfile& l : p.intra_node) intra.push_back(linkToJson(l));

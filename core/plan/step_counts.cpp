@@ -187,6 +187,7 @@ void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
 
 PhaseWork backwardOf(const PhaseWork& f) {
   PhaseWork b = f;
+  b.backward = true;
   b.flops = 2 * f.flops;
   b.bytes = kBackwardTrafficFactor * f.bytes;
   b.ops = kBackwardOpsFactor * f.ops;

@@ -47,7 +47,7 @@ TEST(PlanProfiles, NetworkSuffixSwapsTheInterNodeLink) {
 
 TEST(PlanProfiles, FilesRoundTrip) {
   HardwareProfile p = loadProfile("a100-sxm");
-  p.device.gemm_rates = {{512, 256, 1024, 1, 1, "float32", 1.5e11}};
+  p.device.gemm_rates = {{512, 256, 1024, 1, 1, "float32", 1.5e11, 1.8e11}};
   p.intra_node.push_back({"four", 4, 1e-4, 2e9, 3e-4, 1e9});
   const std::string path = testing::TempDir() + "/measured.json";
   std::ofstream(path) << profileJson(p);
@@ -55,6 +55,7 @@ TEST(PlanProfiles, FilesRoundTrip) {
   EXPECT_EQ(back.name, p.name);
   EXPECT_EQ(back.device.gemm_rates.size(), 1u);
   EXPECT_DOUBLE_EQ(back.device.gemm_rates[0].flops_per_s, 1.5e11);
+  EXPECT_DOUBLE_EQ(back.device.gemm_rates[0].backward_flops_per_s, 1.8e11);
   EXPECT_EQ(back.intraNode(4).name, "four");
   EXPECT_EQ(back.intraNode(8).name, p.intra_node[0].name);
   EXPECT_DOUBLE_EQ(back.inter_node.all_reduce_bandwidth, p.inter_node.all_reduce_bandwidth);

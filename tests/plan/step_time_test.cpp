@@ -105,5 +105,24 @@ TEST(PlanTime, MeasuredGemmRatesWinOverThePeak) {
   EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "bfloat16"), 1e8);
 }
 
+TEST(PlanTime, BackwardGemmsTakeTheirOwnMeasuredRate) {
+  HardwareProfile p = roundProfile();
+  p.device.gemm_rates = {{1024, 1024, 1024, 1, 1, "float32", 4e9, 5e9},
+                         {16, 16, 16, 1, 1, "float32", 1e8}};
+  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1, /*backward=*/true), 5e9);
+  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1, /*backward=*/false), 4e9);
+  // An entry without a backward figure: backward runs at the forward rate.
+  EXPECT_DOUBLE_EQ(p.gemmRate(16, 16, 16, "float32", 1, 1, /*backward=*/true), 1e8);
+  // A phase's backward (2x its FLOPs) is priced at the backward rate of its forward shape.
+  const PhaseWork forward{1e9, 0, 0, 1024, 1024, 1024, 1};
+  StepCounts s;
+  s.tokens_per_step = 1000;
+  s.experts = forward, s.experts_backward = backwardOf(forward);
+  EXPECT_TRUE(s.experts_backward.backward);
+  const StepPrediction at = predictStep(s, p, "float32");
+  EXPECT_NEAR(at.phases_ms.at("experts"), 250, 1e-9);   // 1 GFLOP at 4 GFLOP/s
+  EXPECT_NEAR(at.phases_ms.at("backward"), 400, 1e-9);  // 2 GFLOP at 5 GFLOP/s
+}
+
 }  // namespace
 }  // namespace moe::plan

@@ -95,47 +95,75 @@ namespace {
 
 struct PairTimes {
   double pair_ms = 0, op_ms = 0;  // GEMM + the element-wise op after it; the op alone
+  double backward_ms = 0;         // the input and the weight gradient's GEMMs (less their ops)
 };
 
+// out = a x b, batched where a is.
+void product_into(at::Tensor& out, const at::Tensor& a, const at::Tensor& b) {
+  if (a.dim() == 3) {
+    at::bmm_out(out, a, b);
+  } else {
+    at::mm_out(out, a, b);
+  }
+}
+
+// The last two dimensions swapped: a transposed view, as autograd and F::linear make them.
+at::Tensor transposed(const at::Tensor& x) {
+  return x.transpose(-2, -1);
+}
+
 // One rank's view of the shape: its own operands, then `ready()` (where concurrent workers line
-// up), the GEMM with the op that follows it, `ready()` again, the op alone.
+// up) before each measurement: the GEMM with the op that follows it, the op alone, backward.
 template <typename Ready>
 PairTimes time_pair(const GemmShape& s, const at::Device& device, bool quick, Ready&& ready) {
   torch::NoGradGuard no_grad;
   auto opt = at::TensorOptions().dtype(scalar_type(s.dtype)).device(device);
-  const bool batched = s.batch > 1;
-  const auto a = batched ? at::randn({s.batch, s.m, s.k}, opt) : at::randn({s.m, s.k}, opt);
-  // Batched, the right operand is a transposed [batch, n, k] weight, as the experts' fc1 weight
-  // [E, H, M] enters its GEMM (core/moe/expert_ffn.cpp): ATen picks another path for it than for
-  // a contiguous one, 2.5x faster at 8 x [512, 512] x [512, 2048] here.
-  const auto b =
-      batched ? at::randn({s.batch, s.n, s.k}, opt).transpose(1, 2) : at::randn({s.k, s.n}, opt);
+  auto sized = [&](int64_t rows, int64_t cols) {
+    return s.batch > 1 ? at::randn({s.batch, rows, cols}, opt) : at::randn({rows, cols}, opt);
+  };
+  // The weight is held [n, k] and enters transposed, as F::linear's weight and the experts' fc1
+  // [E, H, M] do (core/moe/expert_ffn.cpp): ATen picks another path for it than for a contiguous
+  // [k, n], 2.5x faster at 8 x [512, 512] x [512, 2048] here.
+  const auto x = sized(s.m, s.k), w = sized(s.n, s.k), dy = sized(s.m, s.n);
+  auto y = sized(s.m, s.n), dx = sized(s.m, s.k), dw = sized(s.n, s.k);
   TimingOptions timing{device.is_cuda() ? 3 : 1, quick ? 2 : 3, quick ? 0.02 : 0.2};
   // In a layer a GEMM never runs alone: an element-wise op on its result follows (bias,
   // activation), and on the CPU the two run on different thread pools (OpenBLAS's, OpenMP's)
   // that hand the cores over. Timed as that pair, less the element-wise op alone, the rate
-  // carries the hand-over as the engine pays it.
-  auto c = batched ? at::bmm(a, b) : at::mm(a, b);
-  PairTimes t;
+  // carries the hand-over as the engine pays it. Results go into the same outputs each time: a
+  // fresh 32 MiB result per call cost this VM a page fault per page (8 x [512, 512] x [512,
+  // 2048] measured 58 GFLOP/s that way, 167 into one buffer, and the engine's experts ran at
+  // 160: its allocator reuses what the previous step freed).
+  PairTimes times;
   ready();
-  t.pair_ms = median_ms(timing, [&] {
-    // Into the same output each time: a fresh 32 MiB result per call cost this VM a page fault
-    // per page (8 x [512, 512] x [512, 2048] measured 58 GFLOP/s that way, 167 into one buffer,
-    // and the engine's experts ran at 160: its allocator reuses what the previous step freed).
-    if (batched) {
-      at::bmm_out(c, a, b);
-    } else {
-      at::mm_out(c, a, b);
-    }
-    c.add_(1.0);
+  times.pair_ms = median_ms(timing, [&] {
+    product_into(y, x, transposed(w));
+    y.add_(1.0);
     synchronize(device);
   });
   ready();
-  t.op_ms = median_ms(timing, [&] {
-    c.add_(1.0);
+  times.op_ms = median_ms(timing, [&] {
+    y.add_(1.0);
     synchronize(device);
   });
-  return t;
+  // Backward as autograd runs it: dx = dy w (w as held), dw = dy^T x (a transposed view), each
+  // followed by the element-wise op that hands the cores back (as forward: less the ops alone).
+  ready();
+  const double backward_pair_ms = median_ms(timing, [&] {
+    product_into(dx, dy, w);
+    dx.add_(1.0);
+    product_into(dw, transposed(dy), x);
+    dw.add_(1.0);
+    synchronize(device);
+  });
+  ready();
+  const double backward_ops_ms = median_ms(timing, [&] {
+    dx.add_(1.0);
+    dw.add_(1.0);
+    synchronize(device);
+  });
+  times.backward_ms = std::max(backward_pair_ms - backward_ops_ms, backward_pair_ms / 2);
+  return times;
 }
 
 // Waits until `count` threads have called it `n`-th time (C++17 has no std::barrier).
@@ -180,6 +208,7 @@ PairTimes time_pair_concurrently(const GemmShape& s, const at::Device& device, b
   for (const auto& t : times) {
     mean.pair_ms += t.pair_ms / workers;
     mean.op_ms += t.op_ms / workers;
+    mean.backward_ms += t.backward_ms / workers;
   }
   return mean;
 }
@@ -192,7 +221,14 @@ plan::GemmRate time_gemm(const GemmShape& s, const at::Device& device, bool quic
   const double ms = std::max(t.pair_ms - t.op_ms, t.pair_ms / 2);
   const double flops = 2.0 * static_cast<double>(s.batch) * static_cast<double>(s.m) *
                        static_cast<double>(s.k) * static_cast<double>(s.n);
-  return plan::GemmRate{s.m, s.k, s.n, s.batch, s.ranks, s.dtype, flops / (ms / 1e3)};
+  return plan::GemmRate{s.m,
+                        s.k,
+                        s.n,
+                        s.batch,
+                        s.ranks,
+                        s.dtype,
+                        flops / (ms / 1e3),
+                        2 * flops / (t.backward_ms / 1e3)};
 }
 
 }  // namespace moe::train

@@ -35,7 +35,10 @@ void round_figures(plan::HardwareProfile& p) {
   for (double* x : {&d.peak_flops_float32, &d.peak_flops_bfloat16, &d.peak_flops_float64,
                     &d.memory_bandwidth, &d.runtime_bytes, &d.op_overhead_s})
     *x = rounded(*x);
-  for (auto& r : d.gemm_rates) r.flops_per_s = rounded(r.flops_per_s);
+  for (auto& r : d.gemm_rates) {
+    r.flops_per_s = rounded(r.flops_per_s);
+    r.backward_flops_per_s = rounded(r.backward_flops_per_s);
+  }
   auto round_link = [](plan::LinkProfile& l) {
     for (double* x : {&l.all_to_all_latency_s, &l.all_to_all_bandwidth, &l.all_reduce_latency_s,
                       &l.all_reduce_bandwidth})
