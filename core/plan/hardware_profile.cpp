@@ -14,14 +14,15 @@ namespace {
 using nlohmann::json;
 
 // Log-distance between two GEMM shapes: shapes a factor apart in any dimension are far apart.
-double shapeDistance(const GemmRate& r, int64_t m, int64_t k, int64_t n, int64_t batch,
-                     int64_t ranks) {
+// An entry of the other kind (plain GEMM, expert FFN) counts only where none of the query's is.
+double shapeDistance(const GemmRate& r, const GemmQuery& q) {
   const auto d = [](double a, double b) {
     const double x = std::log(std::max(a, 1.0) / std::max(b, 1.0));
     return x * x;
   };
-  return d(double(r.m), double(m)) + d(double(r.k), double(k)) + d(double(r.n), double(n)) +
-         d(double(r.batch), double(batch)) + 4 * d(double(r.ranks), double(ranks));
+  const double other_kind = r.expert_ffn != q.expert_ffn ? 1e6 : 0.0;
+  return d(double(r.m), double(q.m)) + d(double(r.k), double(q.k)) + d(double(r.n), double(q.n)) +
+         d(double(r.batch), double(q.batch)) + 4 * d(double(r.ranks), double(q.ranks)) + other_kind;
 }
 
 }  // namespace
@@ -42,24 +43,28 @@ double HardwareProfile::peakFlops(const std::string& dtype) const {
 }
 
 double HardwareProfile::gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype,
-                                 int64_t batch, int64_t ranks, bool backward) const {
+                                 int64_t batch, int64_t ranks) const {
+  return gemmRate(GemmQuery{m, k, n, batch, ranks}, dtype);
+}
+
+double HardwareProfile::gemmRate(const GemmQuery& q, const std::string& dtype) const {
   const std::string type = dtype == "float16" ? "float32" : dtype;
   const GemmRate* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (const GemmRate& r : device.gemm_rates) {
     if (r.dtype != type) continue;
-    const double d = shapeDistance(r, m, k, n, batch, ranks);
+    const double d = shapeDistance(r, q);
     if (d < best) best = d, nearest = &r;
   }
   if (nearest) {
-    const double rate = backward && nearest->backward_flops_per_s > 0
+    const double rate = q.backward && nearest->backward_flops_per_s > 0
                             ? nearest->backward_flops_per_s
                             : nearest->flops_per_s;
     return rate * double(nearest->ranks);
   }
   const double peak = peakFlops(type);
   // A dtype without figures of its own runs at float32's (the engine computes it anyway).
-  if (peak <= 0 && type != "float32") return gemmRate(m, k, n, "float32", batch, ranks, backward);
+  if (peak <= 0 && type != "float32") return gemmRate(q, "float32");
   return peak * device.gemm_efficiency;
 }
 

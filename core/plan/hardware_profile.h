@@ -14,11 +14,22 @@ namespace moe::plan {
 // experts run), in `dtype`, FLOP/s of one process with 1/`ranks` of the device's threads (1: the
 // whole device; 2: the threads each of two ranks sharing a CPU gets).
 // backward_flops_per_s: the same product's two backward GEMMs (input and weight gradient, with
-// the operand layouts autograd gives them), FLOP/s over both; 0: as forward.
+// the operand layouts autograd gives them), FLOP/s over both; 0: as forward. expert_ffn: not one
+// GEMM but the engine's whole expert FFN on `batch` experts of m rows, M = k, H = n (fc1,
+// activation, fc2; its FLOPs count both GEMMs).
 struct GemmRate {
   int64_t m = 0, k = 0, n = 0, batch = 1, ranks = 1;
   std::string dtype = "float32";
   double flops_per_s = 0, backward_flops_per_s = 0;
+  bool expert_ffn = false;
+};
+
+// What the planner asks a profile for: the rate of the GEMM work of one phase.
+struct GemmQuery {
+  int64_t m = 0, k = 0, n = 0, batch = 1;
+  int64_t ranks = 1;        // ranks sharing the device
+  bool backward = false;    // the backward of that work
+  bool expert_ffn = false;  // the experts' FFN (entries measured as one are preferred)
 };
 
 struct DeviceProfile {
@@ -59,10 +70,12 @@ struct HardwareProfile {
   // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
   // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
   // With `ranks` sharing the device the entries measured with that share of the threads are
-  // preferred; the rate is the device's (an entry's rate times its ranks). `backward`: the rate
-  // of the forward shape's backward GEMMs.
+  // preferred; the rate is the device's (an entry's rate times its ranks).
   double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype, int64_t batch = 1,
-                  int64_t ranks = 1, bool backward = false) const;
+                  int64_t ranks = 1) const;
+  // The same for a query: its backward rate where asked and measured, entries of its kind (plain
+  // GEMM or expert FFN) before the other kind.
+  double gemmRate(const GemmQuery& q, const std::string& dtype) const;
   double peakFlops(const std::string& dtype) const;
 };
 

@@ -52,6 +52,12 @@ GemmRate gemmFromJson(const json& g, const std::string& where) {
   r.dtype = text(g, "dtype", where);
   r.flops_per_s = number(g, "flops_per_s", where, true);
   r.backward_flops_per_s = optionalNumber(g, "backward_flops_per_s", where, 0);
+  if (g.contains("op")) {
+    const std::string op = text(g, "op", where);
+    if (op != "gemm" && op != "expert_ffn")
+      fail(where + "/op", "expected \"gemm\" or \"expert_ffn\", got \"" + op + "\"");
+    r.expert_ffn = op == "expert_ffn";
+  }
   return r;
 }
 
@@ -142,6 +148,7 @@ json profileToJson(const HardwareProfile& p) {
                      {"dtype", r.dtype},
                      {"flops_per_s", r.flops_per_s}});
     if (r.backward_flops_per_s > 0) rates.back()["backward_flops_per_s"] = r.backward_flops_per_s;
+    if (r.expert_ffn) rates.back()["op"] = "expert_ffn";
   }
   json intra = json::array();
   for (const LinkProfile& l : p.intra_node) intra.push_back(linkToJson(l));

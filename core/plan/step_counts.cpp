@@ -120,6 +120,7 @@ void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, St
   // expert's hidden slice on every rank's rows; r = 1 its local experts on W ranks' slots; r = 0,
   // replicated experts and one rank every expert on this rank's slots.
   PhaseWork& x = s.experts;
+  x.expert_ffn = true;
   x.k = c.model.dim;
   if (p.split && p.shards > 1 && l.r >= 1) {
     x.batch = 1, x.m = s.capacity_slots * l.world() * l.r / p.shards, x.n = c.moe.hidden / l.r;

@@ -28,7 +28,8 @@ struct PhaseWork {
   // The GEMM shape that carries the FLOPs: `batch` products [m, k] x [k, n] in one call (the
   // experts' batched GEMMs), for the device's measured rate.
   int64_t m = 0, k = 0, n = 0, batch = 1;
-  bool backward = false;  // the backward of that shape's GEMM (its own measured rate)
+  bool backward = false;    // the backward of that shape's GEMM (its own measured rate)
+  bool expert_ffn = false;  // the experts' FFN: both GEMMs [m, k] x [k, n] and [m, n] x [n, k]
 };
 
 struct Collective {  // one kind of collective of one rank in one step

@@ -15,7 +15,8 @@ struct RankDevice {
   double seconds(const PhaseWork& w) const {
     double t = w.ops * profile.device.op_overhead_s;
     if (w.flops > 0) {
-      t += w.flops / profile.gemmRate(w.m, w.k, w.n, dtype, w.batch, int64_t(share), w.backward);
+      const GemmQuery q{w.m, w.k, w.n, w.batch, int64_t(share), w.backward, w.expert_ffn};
+      t += w.flops / profile.gemmRate(q, dtype);
     }
     if (w.bytes > 0) t += w.bytes / profile.device.memory_bandwidth;
     return t * share;

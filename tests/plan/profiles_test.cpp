@@ -47,13 +47,16 @@ TEST(PlanProfiles, NetworkSuffixSwapsTheInterNodeLink) {
 
 TEST(PlanProfiles, FilesRoundTrip) {
   HardwareProfile p = loadProfile("a100-sxm");
-  p.device.gemm_rates = {{512, 256, 1024, 1, 1, "float32", 1.5e11, 1.8e11}};
+  p.device.gemm_rates = {{512, 256, 1024, 1, 1, "float32", 1.5e11, 1.8e11},
+                         {512, 256, 1024, 8, 1, "float32", 1e11, 0, /*expert_ffn=*/true}};
   p.intra_node.push_back({"four", 4, 1e-4, 2e9, 3e-4, 1e9});
   const std::string path = testing::TempDir() + "/measured.json";
   std::ofstream(path) << profileJson(p);
   const HardwareProfile back = loadProfile(path);
   EXPECT_EQ(back.name, p.name);
-  EXPECT_EQ(back.device.gemm_rates.size(), 1u);
+  ASSERT_EQ(back.device.gemm_rates.size(), 2u);
+  EXPECT_FALSE(back.device.gemm_rates[0].expert_ffn);
+  EXPECT_TRUE(back.device.gemm_rates[1].expert_ffn);
   EXPECT_DOUBLE_EQ(back.device.gemm_rates[0].flops_per_s, 1.5e11);
   EXPECT_DOUBLE_EQ(back.device.gemm_rates[0].backward_flops_per_s, 1.8e11);
   EXPECT_EQ(back.intraNode(4).name, "four");
@@ -70,6 +73,12 @@ TEST(PlanProfiles, BadFiguresAreNamed) {
   EXPECT_NE(errorOf(text).find("p.json: /device/memory_bandwidth: missing"), std::string::npos)
       << errorOf(text);
   EXPECT_NE(errorOf("{").find("p.json: not JSON"), std::string::npos);
+  HardwareProfile with_rate = loadProfile("h100-sxm");
+  with_rate.device.gemm_rates = {{512, 256, 1024, 8, 1, "float32", 1e11, 0, true}};
+  std::string bad_op = profileJson(with_rate);
+  bad_op.replace(bad_op.find("\"expert_ffn\""), 12, "\"expert-ffn\"");
+  EXPECT_NE(errorOf(bad_op).find("/device/gemm_rates/0/op: expected"), std::string::npos)
+      << errorOf(bad_op);
   EXPECT_NE(errorOf(R"({"schema": 1, "kind": "network"})").find("/kind"), std::string::npos);
   try {
     loadProfile("/nonexistent/x.json");

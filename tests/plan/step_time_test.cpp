@@ -109,10 +109,13 @@ TEST(PlanTime, BackwardGemmsTakeTheirOwnMeasuredRate) {
   HardwareProfile p = roundProfile();
   p.device.gemm_rates = {{1024, 1024, 1024, 1, 1, "float32", 4e9, 5e9},
                          {16, 16, 16, 1, 1, "float32", 1e8}};
-  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1, /*backward=*/true), 5e9);
-  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1, /*backward=*/false), 4e9);
+  GemmQuery q{1024, 1024, 1024};
+  q.backward = true;
+  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 5e9);
+  q.backward = false;
+  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);
   // An entry without a backward figure: backward runs at the forward rate.
-  EXPECT_DOUBLE_EQ(p.gemmRate(16, 16, 16, "float32", 1, 1, /*backward=*/true), 1e8);
+  EXPECT_DOUBLE_EQ(p.gemmRate(GemmQuery{16, 16, 16, 1, 1, true}, "float32"), 1e8);
   // A phase's backward (2x its FLOPs) is priced at the backward rate of its forward shape.
   const PhaseWork forward{1e9, 0, 0, 1024, 1024, 1024, 1};
   StepCounts s;
@@ -122,6 +125,20 @@ TEST(PlanTime, BackwardGemmsTakeTheirOwnMeasuredRate) {
   const StepPrediction at = predictStep(s, p, "float32");
   EXPECT_NEAR(at.phases_ms.at("experts"), 250, 1e-9);   // 1 GFLOP at 4 GFLOP/s
   EXPECT_NEAR(at.phases_ms.at("backward"), 400, 1e-9);  // 2 GFLOP at 5 GFLOP/s
+}
+
+TEST(PlanTime, ExpertsTakeTheExpertFfnEntriesFirst) {
+  HardwareProfile p = roundProfile();
+  GemmRate ffn{512, 512, 2048, 8, 1, "float32", 3e9};
+  ffn.expert_ffn = true;
+  p.device.gemm_rates = {{512, 512, 2048, 8, 1, "float32", 4e9}, ffn};
+  GemmQuery q{512, 512, 2048, 8};
+  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);  // a plain GEMM: the plain entry
+  q.expert_ffn = true;
+  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 3e9);
+  // Only the other kind measured: it stands in rather than the peak.
+  p.device.gemm_rates = {{512, 512, 2048, 8, 1, "float32", 4e9}};
+  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -41,8 +42,11 @@ double max_over_ranks(dist::ProcessGroup& group, const at::Device& device, doubl
   return t.cpu().item<double>();
 }
 
-// Median seconds of one collective on every rank after a synchronised start, warm-up first.
-// Every rank runs the same number of repeats (decided from the slowest warm-up).
+// Mean seconds of one collective on every rank after a synchronised start, warm-up first.
+// Every rank runs the same number of repeats (decided from the slowest warm-up). The mean, not
+// the median: loopback Gloo's all-to-all runs either at about 1.4 GB/s or at about 0.16 GB/s from
+// one call to the next (2 ranks on this VM, 0.5 to 64 MiB), and a step pays the mix; a median
+// took one mode or the other, and calibrations of the same machine disagreed 7x.
 double time_collective(dist::ProcessGroup& group, const at::Device& device, bool quick,
                        const std::function<void()>& op) {
   auto once = [&] {
@@ -55,10 +59,12 @@ double time_collective(dist::ProcessGroup& group, const at::Device& device, bool
   once();
   const double warm = max_over_ranks(group, device, once());
   const double target_s = quick ? 0.03 : 0.3;
-  const int repeats = std::clamp(static_cast<int>(target_s / std::max(warm, 1e-6)), 3, 30);
+  const int repeats = std::clamp(static_cast<int>(target_s / std::max(warm, 1e-6)), 5, 30);
   std::vector<double> seconds;
   for (int i = 0; i < repeats; ++i) seconds.push_back(once());
-  return max_over_ranks(group, device, median_of(seconds));
+  const double mean =
+      std::accumulate(seconds.begin(), seconds.end(), 0.0) / static_cast<double>(seconds.size());
+  return max_over_ranks(group, device, mean);
 }
 
 std::string link_json(const plan::LinkProfile& l) {

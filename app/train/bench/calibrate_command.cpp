@@ -57,7 +57,8 @@ void use_one_rank_threads(const protocol::RunConfig& config) {
 }
 
 std::string shape_text(const GemmShape& s) {
-  return (s.batch > 1 ? std::to_string(s.batch) + " x " : std::string()) + std::to_string(s.m) +
+  return (s.expert_ffn ? std::string("expert FFN ") : std::string()) +
+         (s.batch > 1 ? std::to_string(s.batch) + " x " : std::string()) + std::to_string(s.m) +
          "x" + std::to_string(s.k) + "x" + std::to_string(s.n) + " " + s.dtype +
          (s.ranks > 1 ? " (threads of 1 of " + std::to_string(s.ranks) + " ranks)" : "");
 }

@@ -18,6 +18,9 @@ struct GemmShape {
   // Timed by `ranks` workers at once, each with 1/ranks of the device's threads: what each of
   // `ranks` local ranks sharing a CPU gets (1: one process with every thread).
   int64_t ranks = 1;
+  // The engine's expert FFN (core/moe/expert_ffn.h) on `batch` experts of m rows, M = k, H = n:
+  // both GEMMs with the weights' own layouts, the bias and activation between them.
+  bool expert_ffn = false;
 };
 
 // Distinct shapes, the configs' first: their dtypes plus float32, and one large shape in each
