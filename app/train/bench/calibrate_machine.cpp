@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "bench/timing.h"
+#include "plan/op_counts.h"
 #include "runtime/device.h"
+#include "train/grad_clip.h"
+#include "train/optimizer.h"
 
 #ifdef MOE_ENGINE_CUDA
 #include <ATen/cuda/CUDAContext.h>
@@ -71,22 +74,33 @@ double resident_bytes() {
   return kib_field("/proc/self/status", "VmRSS");
 }
 
-// Element-wise work as the engine's optimizer and activations do it: out-of-place products,
-// sums and square roots (each a fresh tensor from the allocator) and an in-place update, on
-// tensors far larger than the caches. Bytes = every operand read plus every result written.
+// Element-wise work as the engine does it: its own AdamW step (core/train/optimizer.cpp) and the
+// gradient norm before it, on parameters far larger than the caches. Bytes = the passes over a
+// parameter the planner counts for them (plan::kAdamPasses), so that an optimizer phase is
+// predicted at what this measures; the activations' and norms' element-wise work is of the same
+// kind (fresh temporaries, lerp/addcmul/sqrt kernels), and ran at about half the rate of plain
+// products and sums here.
 double elementwise_bandwidth(const at::Device& device, bool quick) {
-  torch::NoGradGuard no_grad;
-  const int64_t n = ((quick ? 16ll : 64ll) << 20) / 4;
+  const int64_t n = ((quick ? 16ll : 64ll) << 20) / 4, tensors = 4;
   auto opt = at::TensorOptions().dtype(at::kFloat).device(device);
-  auto a = at::rand({n}, opt), b = at::rand({n}, opt), w = at::rand({n}, opt);
+  std::vector<NamedParameter> params;
+  std::vector<at::Tensor> weights;
+  for (int64_t i = 0; i < tensors; ++i) {
+    auto w = at::rand({n / tensors}, opt).requires_grad_(true);
+    w.mutable_grad() = at::rand({n / tensors}, opt);
+    params.push_back({"w" + std::to_string(i), w});
+    weights.push_back(w);
+  }
+  protocol::TrainConfig adamw;
+  adamw.optimizer = "adamw";
+  adamw.weight_decay = 0;
+  auto optimizer = make_optimizer(adamw, params);
   TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};
   const double ms = median_ms(timing, [&] {
-    auto t = a * b;            // 3 passes
-    auto u = (t + b).sqrt_();  // 3 + 2
-    w.addcdiv_(a, u, -1e-6);   // 4
+    optimizer->step(1e-6 / (1.0 + squared_grad_norm(weights)));
     synchronize(device);
   });
-  return 12.0 * 4.0 * static_cast<double>(n) / (ms / 1e3);
+  return plan::kAdamPasses * 4.0 * static_cast<double>(n) / (ms / 1e3);
 }
 
 // One tensor operation as the engine's layers make them: out of place on a few thousand
