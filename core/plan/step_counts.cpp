@@ -57,6 +57,14 @@ void checkLayout(const RunConfig& c, const Layout& l) {
   }
 }
 
+// Whether the first MoE layer's input needs a gradient: not in helloworld, where the layer takes
+// the data itself (core/model/helloworld_model.cpp), so backward skips the gradient of the
+// dispatched tokens: the experts' input GEMM, the dispatch's backward, the gate's input gradient
+// and the dispatch side's all-to-all.
+bool moeInputNeedsGrad(const RunConfig& c) {
+  return c.model.kind != "helloworld";
+}
+
 // Share of a rank's all-to-all bytes that goes to ranks of other nodes.
 double interNodeShare(const Layout& l) {
   const double w = double(l.world());
@@ -83,7 +91,9 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
     const double there = (w - 1) / w * e * copies * cs * m * elem;
     const double calls = 2 * (p.shards > 1 ? 1.0 : double(l.overlap));
     s.a2a_forward = collective(layers * 2 * there, layers * calls, l);
-    s.a2a_backward = collective(layers * 2 * there, layers * calls, l);
+    // Backward sends the outputs' gradients there, and the tokens' back where they need one.
+    const double sides = moeInputNeedsGrad(c) ? 1.0 : 0.5;
+    s.a2a_backward = collective(layers * 2 * there * sides, layers * calls * sides, l);
   }
   const bool gathers = l.r == 0 || (p.shards > 1 && l.r < p.shards);
   if (!gathers) return;
@@ -150,12 +160,18 @@ void countDense(const RunConfig& c, StepCounts& s, double samples, double tokens
   s.other.n = c.model.kind == "lm" ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
 }
 
-void countBackward(StepCounts& s) {
+void countBackward(const RunConfig& c, StepCounts& s) {
+  const bool input_grad = moeInputNeedsGrad(c);
   for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
-    const PhaseWork b = backwardOf(*f);
+    if (f == &s.dispatch && !input_grad) continue;
+    PhaseWork b = backwardOf(*f);
+    if (f == &s.gate && !input_grad) b.flops = f->flops;  // the gate weight's gradient only
+    s.backward_parts.push_back(b);
     s.backward.flops += b.flops, s.backward.bytes += b.bytes, s.backward.ops += b.ops;
   }
   s.experts_backward = backwardOf(s.experts);
+  // The expert FFN's backward is four GEMMs of a forward one's size; three without dX.
+  if (!input_grad) s.experts_backward.flops *= 0.75;
 }
 
 void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
@@ -228,13 +244,13 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
   countMoeCompute(c, layout, p, s, layers, tokens);
   countMoeCommunication(c, layout, p, s, layers, tokens);
   countDense(c, s, samples, tokens);
-  countBackward(s);
+  countBackward(c, s);
   // Everything above is one micro-batch: grad_accum of them make the step.
   const double micro = double(c.train.grad_accum);
-  for (PhaseWork* w : {&s.gate, &s.dispatch, &s.experts, &s.combine, &s.other, &s.attention,
-                       &s.backward, &s.experts_backward}) {
-    w->flops *= micro, w->bytes *= micro, w->ops *= micro;
-  }
+  std::vector<PhaseWork*> works{&s.gate,  &s.dispatch,  &s.experts,  &s.combine,
+                                &s.other, &s.attention, &s.backward, &s.experts_backward};
+  for (PhaseWork& b : s.backward_parts) works.push_back(&b);
+  for (PhaseWork* w : works) w->flops *= micro, w->bytes *= micro, w->ops *= micro;
   for (Collective* x :
        {&s.a2a_forward, &s.a2a_backward, &s.routing, &s.gather_forward, &s.gather_backward}) {
     x->bytes *= micro, x->inter_node_bytes *= micro, x->calls *= micro;

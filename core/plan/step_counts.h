@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "plan/config_estimates.h"
 #include "protocol/run_config.h"
@@ -46,8 +47,10 @@ struct StepCounts {
   // Forward phases (the engine's phase names), then backward as a whole, then the optimizer.
   PhaseWork gate, dispatch, experts, combine, other, optimizer;
   PhaseWork attention;  // the lm's attention scores (batched per head), part of "other"
-  // Backward: the sum of backwardOf(each forward phase) but the experts', kept apart for the
-  // overlap with the all-to-all (each is priced at its own forward shape).
+  // Backward: the backward of each forward phase but the experts' (backward_parts, each priced
+  // at its own forward shape) and their sum; the experts' kept apart for the overlap with the
+  // all-to-all.
+  std::vector<PhaseWork> backward_parts;
   PhaseWork backward, experts_backward;
   Collective a2a_forward, a2a_backward;  // tokens through the MoE layers' all-to-alls
   // In the gate: every rank gathers the group's choices and sums the load metrics (per layer).

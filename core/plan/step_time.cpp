@@ -89,9 +89,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   const double gather_fwd = 1e3 * links.allToAll(s.gather_forward);
   const double gather_bwd = 1e3 * links.allReduce(s.gather_backward);
   double rest_bwd = 0;  // each forward phase's backward at its own shape
-  for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
-    rest_bwd += 1e3 * device.seconds(backwardOf(*f));
-  }
+  for (const PhaseWork& b : s.backward_parts) rest_bwd += 1e3 * device.seconds(b);
 
   // With overlap the experts' phase keeps its compute and a2a what is left uncovered.
   const double fwd_pair = overlapped(a2a_fwd, experts_fwd, l.overlap);

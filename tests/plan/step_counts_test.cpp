@@ -34,9 +34,12 @@ TEST(PlanCounts, OneRank) {
   EXPECT_DOUBLE_EQ(s.tokens_per_step, 8);
   EXPECT_DOUBLE_EQ(s.gate.flops, 8 * 2 * 4 * 8);            // N x 2 E M = 512
   EXPECT_DOUBLE_EQ(s.experts.flops, 4.0 * 4 * 4 * 8 * 16);  // 4 E C M H = 8192
-  EXPECT_DOUBLE_EQ(s.experts_backward.flops, 2 * 8192.0);
-  EXPECT_DOUBLE_EQ(s.other.flops, 0);             // helloworld: nothing but the MoE layer
-  EXPECT_DOUBLE_EQ(s.backward.flops, 2 * 512.0);  // the gate's input and weight gradients
+  // Backward: the helloworld MoE layer takes the data itself, so no gradient flows to it: three
+  // of the expert FFN's four GEMMs (no dX), and the gate weight's gradient only.
+  EXPECT_DOUBLE_EQ(s.experts_backward.flops, 1.5 * 8192.0);
+  EXPECT_DOUBLE_EQ(s.other.flops, 0);  // helloworld: nothing but the MoE layer
+  EXPECT_DOUBLE_EQ(s.backward.flops, 512.0);
+  EXPECT_EQ(s.backward_parts.size(), 4u);  // gate, combine, other, attention: no dispatch
   // Dispatch: zero fill and scatter of [E, C, M] plus reading and scaling N k rows of M floats.
   EXPECT_DOUBLE_EQ(s.dispatch.bytes, 2 * 4 * 4 * 8 * 4 + 2 * 8 * 2 * 8 * 4);  // 2048
   // AdamW in float32 over 1152 parameters: 19 passes over 4-byte elements (op_counts.h).
@@ -69,7 +72,9 @@ TEST(PlanCounts, TwoRanksExpertParallel) {
   // The gate gathers the other rank's choices, 4 tokens x k x int32, and sums the load metrics.
   EXPECT_DOUBLE_EQ(s.routing.bytes, 32);
   EXPECT_DOUBLE_EQ(s.routing.calls, 2);
-  EXPECT_DOUBLE_EQ(s.a2a_backward.bytes, 256);
+  // Backward: only the outputs' gradients travel (the data needs none): half the bytes.
+  EXPECT_DOUBLE_EQ(s.a2a_backward.bytes, 128);
+  EXPECT_DOUBLE_EQ(s.a2a_backward.calls, 1);
   EXPECT_DOUBLE_EQ(s.a2a_forward.inter_node_bytes, 0);  // one node
   EXPECT_DOUBLE_EQ(s.gather_forward.bytes, 0);
   // Every rank computes E x Cs rows: 4 x 4 x 2 x 8 x 16.
@@ -81,6 +86,20 @@ TEST(PlanCounts, TwoRanksExpertParallel) {
   EXPECT_DOUBLE_EQ(s.memory.states(), (560 + 32) * 4 * 4);
   EXPECT_DOUBLE_EQ(s.buffers, 2 * 4 * 2 * 8 * 4);  // received tokens and outputs, [E, Cs, M]
   EXPECT_DOUBLE_EQ(s.transient, 3 * 256 * 4);      // the rank's half of batched_fc1_w
+}
+
+TEST(PlanCounts, LayersAfterOthersPassGradientsBackThroughEverything) {
+  protocol::RunConfig c = tiny();
+  c.model.kind = "lm";  // attention before the MoE layer: its input needs a gradient
+  c.model.layers = 1;
+  c.model.heads = 2;
+  c.model.vocab = 16;
+  const StepCounts one = countStep(c, Layout{}), two = countStep(c, Layout{1, 2, 1, 1});
+  EXPECT_DOUBLE_EQ(one.experts_backward.flops, 2 * one.experts.flops);
+  EXPECT_EQ(one.backward_parts.size(), 5u);  // gate, dispatch, combine, other, attention
+  EXPECT_DOUBLE_EQ(one.backward_parts[0].flops, 2 * one.gate.flops);
+  EXPECT_DOUBLE_EQ(two.a2a_backward.bytes, two.a2a_forward.bytes);
+  EXPECT_DOUBLE_EQ(two.a2a_backward.calls, two.a2a_forward.calls);
 }
 
 TEST(PlanCounts, TwoNodesSendEverythingBetweenNodes) {

@@ -33,6 +33,7 @@ StepCounts counts(const Layout& l) {
   s.gate = {1e6, 1e6, 10};           // 1 ms + 1 ms + 10 us
   s.experts = {4e6, 0, 0};           // 4 ms
   s.experts_backward = {8e6, 0, 0};  // 8 ms
+  s.backward_parts = {backwardOf(s.gate)};
   return s;
 }
 

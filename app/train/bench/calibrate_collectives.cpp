@@ -58,8 +58,9 @@ double time_collective(dist::ProcessGroup& group, const at::Device& device, bool
   };
   once();
   const double warm = max_over_ranks(group, device, once());
-  const double target_s = quick ? 0.03 : 0.3;
-  const int repeats = std::clamp(static_cast<int>(target_s / std::max(warm, 1e-6)), 5, 30);
+  const double target_s = quick ? 0.03 : 0.6;
+  const int repeats =
+      std::clamp(static_cast<int>(target_s / std::max(warm, 1e-6)), quick ? 5 : 10, 40);
   std::vector<double> seconds;
   for (int i = 0; i < repeats; ++i) seconds.push_back(once());
   const double mean =
