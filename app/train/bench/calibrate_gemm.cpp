@@ -64,14 +64,13 @@ std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>
     layout.nodes = 1;
     layout.nproc_per_node = 1;
     add_config_shapes(shapes, config, layout, 1);
-    // On a CPU n local ranks share the cores: each layout's shapes are timed with the threads
-    // one of its ranks gets too, tagged with how many such ranks fill the CPU.
-    const int cores = resolved_threads(config, 1);
+    // On a CPU n local ranks share the cores: each layout's shapes are timed by n workers at
+    // once too, each with the threads one of its ranks gets (more ranks than cores included:
+    // 4 ranks on 2 cores ran their experts 1.5x slower than 2 workers timed it).
     for (int n : nprocs) {
       layout.nproc_per_node = n;
-      const int threads = resolved_threads(config, n);
       add_config_shapes(shapes, config, layout, 1);
-      if (!on_gpu && threads < cores) add_config_shapes(shapes, config, layout, cores / threads);
+      if (!on_gpu && n > 1) add_config_shapes(shapes, config, layout, n);
     }
   }
   // A small grid for configs not measured here: the planner takes the nearest shape.
