@@ -105,9 +105,10 @@ int run_calibrate(const CalibrateOptions& given) {
 
   const auto shapes =
       calibration_shapes(configs, options.nprocs, options.quick, device.device.is_cuda());
-  // Weights: a GEMM shape is one unit (about 0.3 s), the copy two, a collectives child about
-  // 30 per two ranks (their start, 12 measurements; fewer with --quick).
-  auto collectives_weight = [&](int n) { return (options.quick ? 10.0 : 30.0) * n / 2; };
+  // Weights: a GEMM shape is one unit (about 1 s with its backward; shapes of several ranks are
+  // timed twice), the element-wise step two, a collectives child about 8 per two ranks (2 ranks:
+  // 8 s, 4 ranks: 12 s here; less with --quick).
+  auto collectives_weight = [&](int n) { return (options.quick ? 3.0 : 8.0) * n / 2; };
   double weight = static_cast<double>(shapes.size()) + 3;
   for (int n : options.nprocs) weight += collectives_weight(n);
   CalibrationProgress progress("calibrate",
