@@ -11,8 +11,8 @@
 namespace moe::plan {
 
 // A GEMM rate measured at one shape: `batch` products [m, k] x [k, n] in one batched call (as the
-// experts run), in `dtype`, FLOP/s of one process with 1/`ranks` of the device's threads (1: the
-// whole device; 2: the threads each of two ranks sharing a CPU gets).
+// experts run), in `dtype`, FLOP/s of one process with 1/`ranks` of the device's threads while
+// `ranks` such processes run at once (1: the whole device; 2: two ranks sharing a CPU).
 // backward_flops_per_s: the same product's two backward GEMMs (input and weight gradient, with
 // the operand layouts autograd gives them), FLOP/s over both; 0: as forward. expert_ffn: not one
 // GEMM but the engine's whole expert FFN on `batch` experts of m rows, M = k, H = n (fc1,
