@@ -191,7 +191,14 @@ PairTimes time_pair(const GemmShape& s, const at::Device& device, bool quick, Re
   return times;
 }
 
-// Waits until `count` threads have called it `n`-th time (C++17 has no std::barrier).
+// The shape as its kind runs: the engine's expert FFN, or one GEMM with the op after it.
+template <typename Ready>
+PairTimes time_shape(const GemmShape& s, const at::Device& device, bool quick, Ready&& ready) {
+  return s.expert_ffn ? time_expert_ffn(s, device, quick, ready)
+                      : time_pair(s, device, quick, ready);
+}
+
+// Returns once `count` threads have arrived in this round (C++17 has no std::barrier).
 class Rendezvous {
  public:
   explicit Rendezvous(int count) : count_(count) {}
@@ -226,8 +233,7 @@ PairTimes time_pair_concurrently(const GemmShape& s, const at::Device& device, b
     pool.emplace_back([&, w] {
       at::set_num_threads(threads);  // per thread: OpenMP's thread count is each thread's own
       const auto ready = [&] { rendezvous.arrive(); };
-      times[w] = s.expert_ffn ? time_expert_ffn(s, device, quick, ready)
-                              : time_pair(s, device, quick, ready);
+      times[w] = time_shape(s, device, quick, ready);
     });
   }
   for (auto& t : pool) t.join();
@@ -252,8 +258,7 @@ plan::GemmRate time_gemm(const GemmShape& s, const at::Device& device, bool quic
     const PairTimes again = time_pair_concurrently(s, device, quick);
     if (again.pair_ms + again.backward_ms < t.pair_ms + t.backward_ms) t = again;
   } else {
-    t = s.expert_ffn ? time_expert_ffn(s, device, quick, alone)
-                     : time_pair(s, device, quick, alone);
+    t = time_shape(s, device, quick, alone);
   }
   const double ms = std::max(t.pair_ms - t.op_ms, t.pair_ms / 2);
   // An expert FFN is two GEMMs of the shape's size.
