@@ -1,7 +1,8 @@
 // A ReportDocument as a PDF: A4 pages, text and tables laid out by QTextDocument, charts drawn as
-// vectors (QCustomPlot::toPainter onto the PDF's painter) at the page's width, a heading never
-// left alone at the bottom of a page, and the title and page number in each page's footer. Every
-// text goes through htmlEscaped() into QTextDocument's HTML.
+// vectors (QCustomPlot::toPainter onto the PDF's painter) at the page's width, tables split
+// between rows at a page's end, a heading never left alone at the bottom of a page, and the title
+// and page number in each page's footer (the page flow is report_pdf_flow.h). Every text goes
+// through htmlEscaped() into QTextDocument's HTML.
 #pragma once
 
 #include <QString>

@@ -21,6 +21,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_html.h
   ${CMAKE_CURRENT_LIST_DIR}/report_pdf.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_pdf.h
+  ${CMAKE_CURRENT_LIST_DIR}/report_pdf_flow.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report_pdf_flow.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_report.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report_document.cpp

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -240,6 +241,31 @@ class TestRunReport : public QObject {
     QCOMPARE(htmlEscaped(kHostileName), kHostileEscaped);
   }
 
+  // The PDF's pages (pdftotext's text, pages apart at form feeds): a heading shares its page with
+  // its section's start, and a table going on over a page repeats its header there.
+  static void checkPageBreaks(QString text) {
+    text.replace(QChar(0xFB01), QLatin1String("fi"));  // the "fi" ligature of the PDF's font
+    QList<QStringList> pages;
+    for (const QString& page : text.split('\f')) pages << page.split('\n');
+    const auto pageOf = [&pages](const QString& line) {
+      for (qsizetype p = 0; p < pages.size(); ++p)
+        if (pages[p].contains(line)) return p;
+      return qsizetype(-1);
+    };
+    const qsizetype config = pageOf("Config"), trace = pageOf("Trace");
+    QVERIFY(config >= 0 && trace >= 0);
+    QVERIFY2(pages[config].contains("data.kind"), "the Config heading without its table");
+    QVERIFY2(!pages[trace].filter(QRegularExpression("^trace\\.json")).isEmpty(),
+             "the Trace heading without its link");
+    int config_pages = 0;
+    for (const QStringList& lines : pages) {
+      if (lines.filter(QRegularExpression("^train\\.[a-z_]+$")).isEmpty()) continue;
+      ++config_pages;
+      QVERIFY2(lines.contains("Key") && lines.contains("Value"), "a table part without header");
+    }
+    QVERIFY(config_pages >= 1);
+  }
+
   void pdfRendersToPagesWithInk() {
     const QString out = path("report.pdf");
     QString error;
@@ -260,6 +286,8 @@ class TestRunReport : public QObject {
     QVERIFY(text.output.contains(kHostileName));
     QVERIFY(text.output.contains("Routing warnings"));
     QVERIFY(text.output.contains("Expert load"));
+    checkPageBreaks(text.output);
+    if (QTest::currentTestFailed()) return;
     const QString shots = qEnvironmentVariable("MOE_SCREENSHOT_DIR");
     if (!shots.isEmpty()) {
       const auto first = moe::test::runProgram(
