@@ -61,7 +61,15 @@ KeptDroppedBars buildKeptDroppedBars(QCustomPlot* plot, const QString& y_label,
   legend->setWrap(0);  // one row
   legend->setColumnSpacing(12);
   plot->axisRect()->insetLayout()->take(legend);
-  layout->addElement(1, 0, legend);
+  // Alone in the row the legend would spread its three entries over the plot's width; held at
+  // its own size between two empty cells it stays one centred group.
+  auto* legend_row = new QCPLayoutGrid;
+  layout->addElement(1, 0, legend_row);
+  legend_row->addElement(0, 0, new QCPLayoutElement(plot));
+  legend_row->addElement(0, 1, legend);
+  legend_row->addElement(0, 2, new QCPLayoutElement(plot));
+  legend->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+  legend->setMaximumSize(legend->minimumOuterSizeHint());
   layout->setRowSpacing(0);
   for (int row : {0, 1}) layout->setRowStretchFactor(row, 0.001);
   return items;

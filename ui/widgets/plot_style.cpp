@@ -13,6 +13,7 @@ void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label
     axis->setLabelFont(label_font);
     axis->setTickLabelFont(label_font);
     axis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DotLine));
+    axis->grid()->setZeroLinePen(Qt::NoPen);  // a solid line through a bar centred at 0
     axis->setBasePen(QPen(QColor(90, 90, 90)));
     axis->setTickPen(QPen(QColor(90, 90, 90)));
     axis->setSubTickPen(QPen(QColor(150, 150, 150)));
