@@ -1,14 +1,13 @@
 // ReportDocument -> HTML (report_html.h).
 #include "report/report_html.h"
 
-#include <QBuffer>
 #include <QDateTime>
 #include <QRegularExpression>
-#include <QSvgGenerator>
 
 #include <qcustomplot.h>
 
 #include "report/report_document.h"
+#include "widgets/plot_export.h"
 
 namespace moe::ui {
 
@@ -101,23 +100,7 @@ QString htmlEscaped(const QString& text) {
 }
 
 QString chartSvg(QCustomPlot* plot, QSize size, const QString& id_prefix) {
-  QBuffer buffer;
-  buffer.open(QIODevice::WriteOnly);
-  QSvgGenerator svg;
-  svg.setOutputDevice(&buffer);
-  svg.setSize(size);
-  svg.setViewBox(QRect(QPoint(0, 0), size));
-  svg.setResolution(96);
-  svg.setTitle(QStringLiteral("chart"));
-  svg.setDescription(QStringLiteral("MoE Studio report chart"));
-  QCPPainter painter;
-  if (!painter.begin(&svg)) return QString();
-  painter.setMode(QCPPainter::pmVectorized);
-  painter.setMode(QCPPainter::pmNoCaching);
-  plot->toPainter(&painter, size.width(), size.height());
-  painter.end();
-
-  QString text = QString::fromUtf8(buffer.data());
+  QString text = QString::fromUtf8(plotSvg(plot, size, QStringLiteral("chart")));
   const qsizetype root = text.indexOf(QLatin1String("<svg"));
   if (root < 0) return QString();
   text.remove(0, root);

@@ -1,7 +1,9 @@
 // exportPlot(): a plot to PNG, SVG, PDF or CSV on disk.
 #include "widgets/plot_export.h"
 
+#include <QBuffer>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 
@@ -17,15 +19,10 @@ bool fail(QString* error, const QString& message) {
 }
 
 bool writeSvg(QCustomPlot* plot, const QString& path, int w, int h) {
-  QSvgGenerator svg;
-  svg.setFileName(path);
-  svg.setSize(QSize(w, h));
-  svg.setViewBox(QRect(0, 0, w, h));
-  svg.setTitle(QStringLiteral("MoE Studio plot"));
-  QCPPainter painter;
-  if (!painter.begin(&svg)) return false;
-  plot->toPainter(&painter, w, h);
-  return painter.end();
+  const QByteArray svg = plotSvg(plot, QSize(w, h), QStringLiteral("MoE Studio plot"));
+  if (svg.isEmpty()) return false;
+  QSaveFile file(path);
+  return file.open(QIODevice::WriteOnly) && file.write(svg) == svg.size() && file.commit();
 }
 
 bool writeCsv(const QCustomPlot* plot, const QString& path, QString* error) {
@@ -39,6 +36,29 @@ bool writeCsv(const QCustomPlot* plot, const QString& path, QString* error) {
 }
 
 }  // namespace
+
+QByteArray plotSvg(QCustomPlot* plot, QSize size, const QString& title) {
+  QBuffer buffer;
+  buffer.open(QIODevice::WriteOnly);
+  QSvgGenerator svg;
+  svg.setOutputDevice(&buffer);
+  svg.setSize(size);
+  svg.setViewBox(QRect(QPoint(0, 0), size));
+  svg.setResolution(96);  // the screen's: a 9 pt label is as large against the plot as shown
+  svg.setTitle(title);
+  QCPPainter painter;
+  if (!painter.begin(&svg)) return {};
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNoCaching);
+  plot->toPainter(&painter, size.width(), size.height());
+  painter.end();
+  // Qt names the family it resolved, often fontconfig's "Sans Serif", which no browser knows:
+  // without fallbacks they draw the labels in a serif face.
+  static const QRegularExpression kFamily(QStringLiteral(R"re(font-family="([^"]*)")re"));
+  QString text = QString::fromUtf8(buffer.data());
+  text.replace(kFamily, QStringLiteral(R"(font-family="\1, DejaVu Sans, Arial, sans-serif")"));
+  return text.toUtf8();
+}
 
 bool plotFormatForPath(const QString& path, PlotFormat* format) {
   const QString suffix = QFileInfo(path).suffix().toLower();

@@ -5,6 +5,8 @@
 // CSV content: for graphs, curves and bars one header line then rows "series,x,y" (the header
 // names the axes: `series,<x label>,<y label>`); for colour maps "x,y,value" per cell. Values
 // are written with full precision; texts with commas or quotes are quoted (RFC 4180).
+#include <QByteArray>
+#include <QSize>
 #include <QString>
 
 class QCustomPlot;
@@ -20,6 +22,9 @@ bool plotFormatForPath(const QString& path, PlotFormat* format);
 // Writes the plot at its current on-screen size (PNG at 2x for sharpness). False with *error.
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* error);
 QString plotCsv(const QCustomPlot* plot);
+// The plot as an SVG document of `size` pixels at 96 dpi, drawn as vectors, its text's font
+// families followed by fallbacks a browser knows. Empty when it cannot be drawn.
+QByteArray plotSvg(QCustomPlot* plot, QSize size, const QString& title);
 // One CSV field (RFC 4180 quoting when needed), and a number as the shortest text that reads back
 // as the same double (empty for NaN): what plotCsv writes, for other CSV writers.
 QString csvField(const QString& text);
