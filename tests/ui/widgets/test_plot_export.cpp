@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,8 +76,15 @@ class TestPlotExport : public QObject {
     const QString path = dir.filePath("plot.svg");
     QString error;
     QVERIFY2(exportPlot(&plot, path, &error), qPrintable(error));
-    QVERIFY(readAll(path).contains("<svg"));
+    const QString svg = readAll(path);
+    QVERIFY(svg.contains("<svg"));
     QVERIFY(QSvgRenderer(path).isValid());
+    // Every text's family ends in a generic one a browser has (Qt's own may be an alias).
+    static const QRegularExpression kFamily("font-family=\"([^\"]*)\"");
+    int families = 0;
+    for (auto it = kFamily.globalMatch(svg); it.hasNext(); ++families)
+      QVERIFY2(it.next().captured(1).endsWith(", sans-serif"), qPrintable(svg.left(200)));
+    QVERIFY(families > 0);
   }
 
   void pdfIsComplete() {
