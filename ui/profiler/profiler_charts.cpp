@@ -167,6 +167,7 @@ void ProfilerCharts::fillPlot(QCustomPlot* plot, const QList<ChartSweep>& sweeps
 
 void ProfilerCharts::fillPhases(const QList<ChartSweep>& sweeps) {
   phases_->clearPlottables();
+  phases_->clearItems();
   setLabelAxis(phases_);
   QStringList names;
   for (const ChartSweep& s : sweeps) {
@@ -204,8 +205,33 @@ void ProfilerCharts::fillPhases(const QList<ChartSweep>& sweeps) {
       below = bars;
     }
   }
-  const double top = totals.isEmpty() ? 0 : *std::max_element(totals.begin(), totals.end());
+  const bool labelled = sweeps.size() > 1;
+  if (labelled) labelStacks(sweeps, totals, width);
+  double top = totals.isEmpty() ? 0 : *std::max_element(totals.begin(), totals.end());
+  if (labelled) top *= 1.1;  // the tallest stack's label stays inside the plot
   finish(phases_, static_cast<int>(labels_.size()), top, !names.isEmpty(), false);
+}
+
+// Compared sweeps share the phases' colours (paler for later ones), so each stack says whose it
+// is: "#3" over it, the number its sweep has in the other charts' legends.
+void ProfilerCharts::labelStacks(const QList<ChartSweep>& sweeps, const QVector<double>& totals,
+                                 double width) {
+  const int count = static_cast<int>(sweeps.size());
+  QFont small = phases_->font();
+  small.setPointSizeF(small.pointSizeF() * 0.8);
+  for (int s = 0; s < count; ++s) {
+    const double offset = (s - (count - 1) / 2.0) * width;
+    for (const BenchResult& r : sweeps[s].results) {
+      const int label = static_cast<int>(labels_.indexOf(shortConfigLabel(r.config)));
+      auto* text = new QCPItemText(phases_);
+      text->setText(sweeps[s].name.section(QLatin1Char(' '), 0, 0));
+      text->setFont(small);
+      text->setColor(QColor(80, 80, 80));
+      text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+      text->position->setCoords(label + offset, totals[label * count + s]);
+      text->setPadding(QMargins(0, 0, 0, 2));
+    }
+  }
 }
 
 }  // namespace moe::ui

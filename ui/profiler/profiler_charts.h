@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 #include <QWidget>
 
 #include "profiler/bench_result.h"
@@ -41,6 +42,8 @@ class ProfilerCharts : public QWidget {
   void fillPlot(QCustomPlot* plot, const QList<ChartSweep>& sweeps, bool with_naive,
                 double (*value)(const BenchResult&));
   void fillPhases(const QList<ChartSweep>& sweeps);
+  // totals: each stack's height, [label * sweeps + sweep]; width: one stack's.
+  void labelStacks(const QList<ChartSweep>& sweeps, const QVector<double>& totals, double width);
   void setLabelAxis(QCustomPlot* plot);
 
   QCustomPlot* tokens_;

@@ -204,8 +204,19 @@ class TestProfilerView : public QObject {
     QCOMPARE(charts->tflopsPlot()->plottable(0)->name(), QStringLiteral("#%1 Top-k=1").arg(id));
     QCOMPARE(charts->tflopsPlot()->plottable(1)->name(),
              QStringLiteral("#%1 Top-k=2").arg(second_id));
+    // The phase stacks share colours, so each says its sweep: "#id" over it (sweep by sweep).
+    QCustomPlot* phase_plot = charts->phasesPlot();
+    QCOMPARE(phase_plot->itemCount(), 4);  // 2 configs x 2 sweeps
+    QStringList stack_labels;
+    for (int i = 0; i < phase_plot->itemCount(); ++i)
+      stack_labels << qobject_cast<QCPItemText*>(phase_plot->item(i))->text();
+    QCOMPARE(
+        stack_labels,
+        QStringList({QStringLiteral("#%1").arg(id), QStringLiteral("#%1").arg(id),
+                     QStringLiteral("#%1").arg(second_id), QStringLiteral("#%1").arg(second_id)}));
     QVERIFY(view.showSweep(id));
     QCOMPARE(view.form()->valuesEdit("moe.top_k")->text(), QStringLiteral("1"));
+    QCOMPARE(phase_plot->itemCount(), 0);  // one sweep: no labels
   }
 
   // With MOE_SCREENSHOT_DIR set: docs/screenshots/profiler.png, two sweeps of a mid-sized layer
