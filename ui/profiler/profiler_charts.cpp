@@ -58,6 +58,11 @@ QCPBars* newBars(QCustomPlot* plot, const QString& name, const QColor& color, do
   return bars;
 }
 
+// Where bar `slot` of `slots` side by side, each `width` wide, sits against its label's centre.
+double slotOffset(int slot, int slots, double width) {
+  return (slot - (slots - 1) / 2.0) * width;
+}
+
 // `inset_legend`: the legend sits over the plot's top right, so the bars get headroom below it.
 void finish(QCustomPlot* plot, int labels, double top, bool legend, bool inset_legend = true) {
   plot->xAxis->setRange(-0.6, std::max(labels, 1) - 0.4);
@@ -120,6 +125,10 @@ void ProfilerCharts::setSweeps(const QList<ChartSweep>& sweeps) {
   fillPhases(sweeps);
 }
 
+int ProfilerCharts::labelIndex(const BenchResult& r) const {
+  return static_cast<int>(labels_.indexOf(shortConfigLabel(r.config)));
+}
+
 void ProfilerCharts::setLabelAxis(QCustomPlot* plot) {
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (int i = 0; i < labels_.size(); ++i) ticker->addTick(i, labels_[i]);
@@ -147,7 +156,7 @@ void ProfilerCharts::fillPlot(QCustomPlot* plot, const QList<ChartSweep>& sweeps
   for (int s = 0; s < sweeps.size(); ++s) {
     for (int n = 0; n < per_sweep; ++n) {
       const int slot = s * per_sweep + n;
-      const double offset = (slot - (bars_per_label - 1) / 2.0) * width;
+      const double offset = slotOffset(slot, bars_per_label, width);
       const QColor color = n == 0 ? seriesColor(s) : seriesColor(s).lighter(160);
       QString name = sweeps.size() > 1 ? sweeps[s].name : tr("our layer");
       if (n == 1) name = sweeps.size() > 1 ? name + tr(" (naive)") : tr("naive GShard");
@@ -155,7 +164,7 @@ void ProfilerCharts::fillPlot(QCustomPlot* plot, const QList<ChartSweep>& sweeps
       QVector<double> keys, values;
       for (const BenchResult& r : sweeps[s].results) {
         const double v = n == 0 ? value(r) : r.naive_train_tokens_per_s;
-        keys << labels_.indexOf(shortConfigLabel(r.config)) + offset;
+        keys << labelIndex(r) + offset;
         values << v;
         top = std::max(top, v);
       }
@@ -185,7 +194,7 @@ void ProfilerCharts::fillPhases(const QList<ChartSweep>& sweeps) {
   const double width = kGroupWidth / count;
   QVector<double> totals(labels_.size() * count, 0.0);
   for (int s = 0; s < sweeps.size(); ++s) {
-    const double offset = (s - (count - 1) / 2.0) * width;
+    const double offset = slotOffset(s, count, width);
     QCPBars* below = nullptr;
     for (int p = 0; p < names.size(); ++p) {
       QColor color = seriesColor(p);
@@ -194,7 +203,7 @@ void ProfilerCharts::fillPhases(const QList<ChartSweep>& sweeps) {
       if (s > 0) bars->removeFromLegend();  // one legend entry per phase
       QVector<double> keys, values;
       for (const BenchResult& r : sweeps[s].results) {
-        const int label = static_cast<int>(labels_.indexOf(shortConfigLabel(r.config)));
+        const int label = labelIndex(r);
         const double ms = stackedPhases(r).value(names[p]);
         keys << label + offset;
         values << ms;
@@ -220,9 +229,9 @@ void ProfilerCharts::labelStacks(const QList<ChartSweep>& sweeps, const QVector<
   QFont small = phases_->font();
   small.setPointSizeF(small.pointSizeF() * 0.8);
   for (int s = 0; s < count; ++s) {
-    const double offset = (s - (count - 1) / 2.0) * width;
+    const double offset = slotOffset(s, count, width);
     for (const BenchResult& r : sweeps[s].results) {
-      const int label = static_cast<int>(labels_.indexOf(shortConfigLabel(r.config)));
+      const int label = labelIndex(r);
       auto* text = new QCPItemText(phases_);
       text->setText(sweeps[s].name.section(QLatin1Char(' '), 0, 0));
       text->setFont(small);

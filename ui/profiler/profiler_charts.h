@@ -45,6 +45,7 @@ class ProfilerCharts : public QWidget {
   // totals: each stack's height, [label * sweeps + sweep]; width: one stack's.
   void labelStacks(const QList<ChartSweep>& sweeps, const QVector<double>& totals, double width);
   void setLabelAxis(QCustomPlot* plot);
+  int labelIndex(const BenchResult& r) const;  // its config's place on the x axis
 
   QCustomPlot* tokens_;
   QCustomPlot* tflops_;

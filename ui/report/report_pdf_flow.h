@@ -27,11 +27,9 @@ class PdfFlow {
   PdfFlow(QPdfWriter* writer, const QString& footer);
 
   bool isActive() const { return painter_.isActive(); }
-  double pageHeight() const { return height_; }
 
   // Heights as drawn, pixels at 96 dpi, without the gap after a block.
   double textHeight(const QString& html) const;
-  double chartHeight(QSize size) const;
   // A chart with its caption under it.
   double chartBlockHeight(QSize size, const QString& caption_html) const;
 
@@ -45,6 +43,7 @@ class PdfFlow {
   void finish();
 
  private:
+  double chartHeight(QSize size) const;
   void room(double h);
   void newPage();
   void drawFooter();
