@@ -37,11 +37,21 @@ moe_require(nlohmann_json nlohmann-json3-dev 3)
 find_package(Threads REQUIRED)  # the C library's pthreads
 
 if(MOE_BUILD_ENGINE)
-  moe_require(Torch libtorch-dev)
+  include(MoeTorchPython)  # puts the torch wheel's CMake files on CMAKE_PREFIX_PATH
+  find_package(Torch QUIET)
+  if(NOT Torch_FOUND)
+    message(FATAL_ERROR "Torch not found (Torch_DIR=${Torch_DIR}): run packaging/install-deps.sh, "
+      "or point -DMOE_TORCH_PYTHON= at a Python with torch")
+  endif()
+  moe_torch_site_packages()
+  if(Torch_VERSION VERSION_LESS 2.4)
+    message(FATAL_ERROR "LibTorch ${Torch_VERSION} in ${Torch_DIR} is too old: the engine needs "
+      "2.4 or newer (packaging/install-deps.sh installs ${MOE_TORCH_PINNED_VERSION})")
+  endif()
   moe_require(CLI11 libcli11-dev)
   moe_require(ZLIB zlib1g-dev)
-  # c10d's Gloo process group (multi-process runs) compiles against Gloo's headers; a pip
-  # LibTorch ships them among its own headers.
+  # c10d's Gloo process group (multi-process runs) compiles against Gloo's headers, which the torch
+  # wheel does not carry: Debian's libgloo-dev (some LibTorch archives have them among their own).
   find_path(MOE_GLOO_INCLUDE_DIR gloo/config.h HINTS ${TORCH_INCLUDE_DIRS})
   if(NOT MOE_GLOO_INCLUDE_DIR)
     message(FATAL_ERROR "Gloo headers (gloo/config.h) not found: install libgloo-dev "
@@ -76,6 +86,15 @@ if(MOE_BUILD_TESTS AND NOT MOE_DEVICE_CHECKS_ONLY)
     set(MOE_FASHION_MNIST_DIR /usr/share/datasets/fashion-mnist)
     moe_require_file(Fashion-MNIST dataset-fashion-mnist
       "${MOE_FASHION_MNIST_DIR}/train-images-idx3-ubyte.gz")
+    # The reference tools the tests run from the torch environment: torchrun starts ranks, the
+    # tensorboard package reads our event files back.
+    execute_process(COMMAND "${MOE_PYTHON}" -c "import tensorboard, torch.distributed.run"
+      RESULT_VARIABLE _moe_rc OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _moe_rc EQUAL 0 OR NOT EXISTS "${MOE_TORCHRUN}")
+      message(FATAL_ERROR "The tests need torchrun and the tensorboard package beside "
+        "${MOE_PYTHON}: run packaging/install-deps.sh (or -DMOE_TORCH_PYTHON= an environment "
+        "with packaging/torch-requirements.txt installed)")
+    endif()
     # The launcher tests start the ranks with Open MPI's mpirun and Slurm's srun.
     foreach(tool mpirun:openmpi-bin srun:slurm-client slurmctld:slurmctld slurmd:slurmd
                  munged:munge)

@@ -17,8 +17,9 @@
 # Results for the rest of the tree (normal variables of the top directory):
 #   MOE_CUDA_ENABLED, MOE_HIP_ENABLED  ON/OFF: the backends being built.
 #   MOE_HIPCC, MOE_AMDHIP64_LIBRARY    where HIP was found.
-# and the cache entry MOE_ENGINE_CUDA (detected, not an option): ON when the LibTorch found is a
-# CUDA build, so the engine can train on CUDA and use NCCL; Debian's libtorch-dev is CPU-only.
+# (MOE_ENGINE_CUDA, whether the LibTorch found is a CUDA build, is decided in MoeTorch.cmake.)
+# Included before LibTorch is looked for: a CUDA LibTorch's CMake files enable CUDA themselves,
+# and the host compiler must be set before that.
 #
 # The backends register themselves only where a device is present, so a binary built with them
 # still runs on a machine without a GPU; nothing is lost by building them wherever the compilers
@@ -71,6 +72,11 @@ if(NOT _moe_cuda_choice STREQUAL "OFF")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES "${MOE_CUDA_ARCHITECTURES}")
     endif()
+    # A CUDA LibTorch's CMake files add -gencode flags for TORCH_CUDA_ARCH_LIST (eleven
+    # architectures by default) to every CUDA compile: the same architectures as ours.
+    if(NOT DEFINED TORCH_CUDA_ARCH_LIST AND MOE_CUDA_ARCHITECTURES MATCHES "^[0-9;]+$")
+      string(REGEX REPLACE "([0-9])([0-9]*)" "\\1.\\2" TORCH_CUDA_ARCH_LIST "${MOE_CUDA_ARCHITECTURES}")
+    endif()
     # Stops configure, with CMake's own message, when nvcc cannot build with this host compiler.
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
@@ -117,23 +123,4 @@ if(NOT _moe_hip_choice STREQUAL "OFF")
   endif()
 else()
   message(STATUS "HIP kernels: off (MOE_WITH_HIP=OFF)")
-endif()
-
-# --- The engine's device ----------------------------------------------------------------------
-# A CUDA LibTorch defines torch_cuda / c10_cuda and lists its CUDA libraries; a CPU one neither.
-set(_moe_engine_cuda OFF)
-if(MOE_BUILD_ENGINE AND (TORCH_CUDA_LIBRARIES OR TARGET torch_cuda OR TARGET c10_cuda))
-  set(_moe_engine_cuda ON)
-endif()
-set(MOE_ENGINE_CUDA ${_moe_engine_cuda} CACHE BOOL
-  "Detected, not an option: the LibTorch found is a CUDA build (the engine trains on CUDA, NCCL)"
-  FORCE)
-if(NOT MOE_BUILD_ENGINE)
-  message(STATUS "engine: not built (MOE_BUILD_ENGINE=OFF)")
-elseif(MOE_ENGINE_CUDA)
-  message(STATUS "engine: CUDA + NCCL (LibTorch ${Torch_VERSION} is a CUDA build)")
-elseif(Torch_DIR MATCHES "^/usr/lib/")
-  message(STATUS "engine: CPU-only (Debian's LibTorch has no CUDA)")
-else()
-  message(STATUS "engine: CPU-only (the LibTorch in ${Torch_DIR} has no CUDA)")
 endif()

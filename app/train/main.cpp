@@ -12,6 +12,7 @@
 #include "io/safetensors.h"
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
+#include "runtime/device.h"
 #include "runtime/error_text.h"
 #include "runtime/thread_pools.h"
 #include "train/input_error.h"
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
   moe::share_cores_between_thread_pools();
   CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(MOE_ENGINE_VERSION));
+  // LibTorch's version, whether CUDA is built in and the devices seen: what a bug report needs.
+  app.set_version_flag("--version", [] { return moe::engine_version_text(MOE_ENGINE_VERSION); });
   std::map<CLI::App*, Command> commands;
   auto add = [&](auto register_fn) {
     Command cmd = register_fn(app);

@@ -26,8 +26,9 @@ struct RunOptions {
 
 // Problems this build cannot run (float16 on CPU...) on `world` ranks, in validate's
 // `file: <pointer>: msg` form.
-void check_runnable(const protocol::RunConfig& config, const std::string& file, int64_t world) {
-  const auto problems = unsupported_here(config, world);
+void check_runnable(const protocol::RunConfig& config, const std::string& file,
+                    const dist::RankLayout& layout) {
+  const auto problems = unsupported_here(config, layout.world_size, layout.local_world_size);
   if (!problems.empty()) throw InputError(problems_message(file, problems));
 }
 
@@ -70,7 +71,7 @@ int run_training(const RunOptions& o) {
   if (resuming) {
     dir = existing_run_directory(o.resume);
     config = load_valid_config(dir.config(), o.overrides);
-    check_runnable(config, dir.config(), layout.world_size);
+    check_runnable(config, dir.config(), layout);
     checkpoint = latest_checkpoint(dir.checkpoints());
     if (!checkpoint) {
       throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
@@ -78,7 +79,7 @@ int run_training(const RunOptions& o) {
     }
   } else {
     config = load_valid_config(o.config, o.overrides);
-    check_runnable(config, o.config, layout.world_size);
+    check_runnable(config, o.config, layout);
   }
   install_stop_handlers();
   dist::ProcessGroup group(

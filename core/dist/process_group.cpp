@@ -6,7 +6,6 @@
 #include <thread>
 
 #define USE_C10D_GLOO 1
-#include <torch/version.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -41,13 +40,8 @@ std::shared_ptr<gloo::transport::Device> gloo_device(const RankLayout& l) {
 
 }  // namespace
 
-// LibTorch 2 moved the collectives of one transport from ProcessGroup to Backend (Gloo and NCCL
-// derive from it); the calls used here are the same in both.
-#if TORCH_VERSION_MAJOR >= 2
+// One transport's collectives (Gloo's, NCCL's) are a c10d::Backend.
 using Collectives = c10d::Backend;
-#else
-using Collectives = c10d::ProcessGroup;
-#endif
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::TCPStore> store;
@@ -111,6 +105,10 @@ c10::intrusive_ptr<Collectives> nccl_group(const c10::intrusive_ptr<c10d::TCPSto
                                            const RankLayout& layout,
                                            std::chrono::milliseconds timeout) {
 #ifdef MOE_ENGINE_CUDA
+  // Blocking wait: a collective that times out (a dead or stalled peer) throws from wait(), which
+  // the engine reports as it does Gloo's ("rank N stopped responding", run_end failed). Without
+  // it NCCL's watchdog thread aborts the process (SIGABRT) and nothing is reported.
+  setenv("TORCH_NCCL_BLOCKING_WAIT", "1", 1);
   auto options = c10d::ProcessGroupNCCL::Options::create();
   options->timeout = timeout;
   auto prefixed = c10::make_intrusive<c10d::PrefixStore>("nccl/", store);
@@ -146,7 +144,7 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
   backend_name_ = nccl ? "gloo + nccl" : "gloo";
   c10d::TCPStoreOptions options;
   options.port = static_cast<uint16_t>(layout.master_port);
-  options.isServer = layout.rank == 0;
+  options.isServer = layout.rank == 0 && !layout.agent_store;
   options.numWorkers = static_cast<size_t>(layout.world_size);
   options.waitWorkers = true;
   options.timeout = timeout;

@@ -94,6 +94,7 @@ RankLayout from_torchrun(const Variables& v) {
   l.local_world_size = v.count("LOCAL_WORLD_SIZE").value_or(l.world_size);
   l.master_addr = v.get("MASTER_ADDR").value_or(l.master_addr);
   l.master_port = v.port("MASTER_PORT").value_or(0);
+  l.agent_store = v.get("TORCHELASTIC_USE_AGENT_STORE").value_or("") == "True";
   check(l, {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"}, "MASTER_PORT");
   return l;
 }

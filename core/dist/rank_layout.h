@@ -22,6 +22,9 @@ struct RankLayout {
   int master_port = 0;  // 0 only for a single process, which needs no rendezvous
   // Who set the environment: "single", "torchrun" (moe-train launch too), "slurm", "openmpi".
   std::string source = "single";
+  // torchrun's agent already serves the rendezvous store at the master address and port
+  // (TORCHELASTIC_USE_AGENT_STORE=True): rank 0 connects to it instead of starting one.
+  bool agent_store = false;
 };
 
 // A variable's value, or nullopt when it is not set. An empty value counts as not set.

@@ -21,7 +21,7 @@ struct ModelOutput {
   at::Tensor z_loss;            // 0-d, sum of the router z-losses
   std::vector<LayerLoad> load;  // one per MoE layer, in layer order (on the device)
   int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
-  int64_t correct = -1;         // image: correctly classified samples; -1 where it does not apply
+  at::Tensor correct;  // image: correctly classified samples (0-d int64 on the device); else undefined
 };
 
 struct ParameterCounts {

@@ -61,6 +61,7 @@ struct RoutedCopyFunction : torch::autograd::Function<RoutedCopyFunction<Directi
     const int64_t M = input.size(-1);
     auto out = at::empty(Direction::output_shape(plan, M), input.options());
     kn::Backend& backend = kernel_backend(input);
+    const c10::DeviceGuard on_device(input.device());
     (backend.*Direction::forward)(kernel_dtype(input.scalar_type()), plan.view(), input.data_ptr(),
                                   device_ptr<const void>(gates), M, out.data_ptr(),
                                   kernel_stream(input));
@@ -80,6 +81,7 @@ struct RoutedCopyFunction : torch::autograd::Function<RoutedCopyFunction<Directi
     if (ctx->needs_input_grad(0)) grad_input = at::empty_like(input);
     if (gates.defined() && ctx->needs_input_grad(1)) grad_gates = at::empty_like(gates);
     kn::Backend& backend = kernel_backend(input);
+    const c10::DeviceGuard on_device(input.device());
     (backend.*Direction::backward)(kernel_dtype(input.scalar_type()), view, grad_out.data_ptr(),
                                    input.data_ptr(), device_ptr<const void>(gates), input.size(-1),
                                    device_ptr<void>(grad_input), device_ptr<void>(grad_gates),

@@ -83,7 +83,9 @@ at::Tensor run_sharded_experts(const at::Tensor& dispatched, ExpertsImpl& expert
   // Rank q = (expert q / s, group (q % s) / r) receives that group's share of the expert's slots.
   std::vector<int64_t> rows(W);
   for (int64_t q = 0; q < W; ++q) rows[q] = (q / s) * g + (q % s) / r;
-  auto send = dispatched.reshape({E * g, chunk, M}).index_select(0, at::tensor(rows, at::kLong));
+  // The index lives where the data does: index_select wants both on one device.
+  const auto index = at::tensor(rows, at::kLong).to(dispatched.device());
+  auto send = dispatched.reshape({E * g, chunk, M}).index_select(0, index);
   auto received = all_to_all(send, *p.group);  // [W sources, chunk, M]
 
   // This rank's hidden slice of width H / r: its own shard when r = s, else cut from the whole.

@@ -1,7 +1,9 @@
 #pragma once
 // The kernels' backend for a tensor: chosen by the tensor's device (cpu, or the GPU backend this
 // build registered), with the stream LibTorch is using for that device, so kernel launches are
-// ordered with LibTorch's own work and no synchronisation is needed between them.
+// ordered with LibTorch's own work and no synchronisation is needed between them. Callers hold a
+// c10::DeviceGuard of the tensor's device around a kernel call: the GPU backends launch, and
+// allocate their scratch, on the current device, which on a multi-GPU host may be another one.
 #include <torch/torch.h>
 
 #include "moe_kernels/backend.h"

@@ -127,28 +127,30 @@ LayerLoad MoeLayerImpl::load_stats(const Routing& r, const MoeOutput& out) const
 
 MoeOutput MoeLayerImpl::forward(const at::Tensor& x) {
   if (input_observer_) input_observer_(x);
-  if (x.is_cuda() && cuda_autocast_enabled()) return forward_cuda_autocast(x);
-  if (!at::autocast::is_cpu_enabled()) return forward_in_dtype(x);
+  if (x.is_cuda() && autocast_enabled(at::kCUDA)) return forward_cuda_autocast(x);
+  if (!autocast_enabled(at::kCPU)) return forward_in_dtype(x);
   // Under CPU autocast (train.amp) the layer runs in its parameters' dtype: its autograd ops and
   // kernels expect one dtype throughout, which autocast's bfloat16 GEMMs inside them would break.
   // Autocast still covers the model around it (attention, convolutions, dense FFNs).
-  at::autocast::set_cpu_enabled(false);
+  const at::ScalarType cpu_dtype = autocast_dtype(at::kCPU);
+  set_autocast(at::kCPU, false, cpu_dtype);
   struct Restore {
-    ~Restore() { at::autocast::set_cpu_enabled(true); }
-  } restore;
+    at::ScalarType dtype;
+    ~Restore() { set_autocast(at::kCPU, true, dtype); }
+  } restore{cpu_dtype};
   return forward_in_dtype(x.to(experts_->parameters().front().scalar_type()));
 }
 
 // Autocast's casts inside the layer's own autograd functions would mix dtypes, so it is off
 // inside and the layer casts what it computes in bfloat16 itself.
 MoeOutput MoeLayerImpl::forward_cuda_autocast(const at::Tensor& x) {
-  set_cuda_autocast(false, at::kBFloat16);
+  set_autocast(at::kCUDA, false, at::kBFloat16);
   experts_->set_compute_dtype(at::kBFloat16);
   struct Restore {
     ExpertsImpl& experts;
     ~Restore() {
       experts.set_compute_dtype(c10::nullopt);
-      set_cuda_autocast(true, at::kBFloat16);
+      set_autocast(at::kCUDA, true, at::kBFloat16);
     }
   } restore{*experts_};
   return forward_in_dtype(x, at::kBFloat16);

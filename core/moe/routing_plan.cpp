@@ -26,6 +26,7 @@ at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_
   if (selection_bias.defined()) {
     bias = selection_bias.detach().to(scores.device(), at::kFloat).contiguous();
   }
+  const c10::DeviceGuard on_device(scores.device());
   kernel_backend(scores).topk_choices(kernel_dtype(scores.scalar_type()), scores.data_ptr(), N, E,
                                       k, device_ptr<const float>(bias), device_ptr<int32_t>(idx),
                                       kernel_stream(scores));
@@ -37,6 +38,7 @@ at::Tensor choose_experts(const at::Tensor& scores, const at::Tensor& selection_
 at::Tensor priority_order(const at::Tensor& top1_scores) {
   auto top1 = top1_scores.contiguous();
   auto order = at::empty({top1.size(0)}, top1.options().dtype(at::kLong));
+  const c10::DeviceGuard on_device(top1.device());
   kernel_backend(top1).priority_order(kernel_dtype(top1.scalar_type()), top1.data_ptr(),
                                       top1.size(0), device_ptr<int64_t>(order),
                                       kernel_stream(top1));
@@ -54,6 +56,7 @@ SlotCounts count_slots(const at::Tensor& idx, const at::Tensor& order, int64_t e
                        double capacity_factor, int64_t alignment) {
   const int64_t k = idx.size(0), N = idx.size(1), E = experts;
   kn::Backend& backend = kernel_backend(idx);
+  const c10::DeviceGuard on_device(idx.device());
   const kn::Stream stream = kernel_stream(idx);
   const auto longs = idx.options().dtype(at::kLong);
   SlotCounts s;

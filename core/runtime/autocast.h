@@ -1,27 +1,21 @@
 #pragma once
-// CUDA autocast switches: LibTorch 2.4 replaced the device-specific ones of 1.13 with ones that
-// take the device type. The engine calls these, never LibTorch's directly.
+// Autocast switches for one device type (LibTorch 2.4+'s device-type API; the CPU- and GPU-
+// specific calls it replaced warn on every use). The engine calls these, never LibTorch's directly.
 #include <ATen/autocast_mode.h>
-#include <torch/version.h>
 
 namespace moe {
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-inline bool cuda_autocast_enabled() {
-  return at::autocast::is_autocast_enabled(at::kCUDA);
+inline bool autocast_enabled(at::DeviceType type) {
+  return at::autocast::is_autocast_enabled(type);
 }
-inline void set_cuda_autocast(bool enabled, at::ScalarType dtype) {
-  at::autocast::set_autocast_dtype(at::kCUDA, dtype);
-  at::autocast::set_autocast_enabled(at::kCUDA, enabled);
+
+inline at::ScalarType autocast_dtype(at::DeviceType type) {
+  return at::autocast::get_autocast_dtype(type);
 }
-#else
-inline bool cuda_autocast_enabled() {
-  return at::autocast::is_enabled();
+
+inline void set_autocast(at::DeviceType type, bool enabled, at::ScalarType dtype) {
+  at::autocast::set_autocast_dtype(type, dtype);
+  at::autocast::set_autocast_enabled(type, enabled);
 }
-inline void set_cuda_autocast(bool enabled, at::ScalarType dtype) {
-  at::autocast::set_autocast_gpu_dtype(dtype);
-  at::autocast::set_enabled(enabled);
-}
-#endif
 
 }  // namespace moe

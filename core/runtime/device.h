@@ -12,9 +12,17 @@ namespace moe {
 bool cuda_build();
 // Empty when CUDA can be used here, else why not (for messages).
 std::string cuda_unavailable_reason();
+// CUDA devices this process sees (0 in a CPU-only build).
+int64_t cuda_device_count();
+// The CUDA runtime version LibTorch was built with ("13.2"); empty in a CPU-only build.
+std::string cuda_built_version();
+// What `moe-train --version` prints: the engine's and LibTorch's versions, whether CUDA is built
+// in (and which), and the CUDA devices this process sees.
+std::string engine_version_text(const std::string& engine_version);
 
 // The device of local rank `local_rank` for a resolved train.device ("cpu" or "cuda"): ranks on
-// one machine take devices round-robin.
+// one machine take devices round-robin (unsupported_here refuses more NCCL ranks than GPUs). A
+// CUDA device becomes the process's current device.
 at::Device compute_device(const std::string& device, int64_t local_rank);
 
 // Waits until the device has finished the work queued so far (nothing to wait for on the CPU):

@@ -29,7 +29,11 @@ if(Protobuf_FOUND)
     ${MOE_TB_PROTO_SRCS})
   # tensorboard_event.pb.h, for the writer and the tests that read event files back.
   target_include_directories(moe_tensorboard PUBLIC ${CMAKE_CURRENT_BINARY_DIR})
-  target_link_libraries(moe_tensorboard PUBLIC protobuf::libprotobuf)
+  # The library itself, not the protobuf::libprotobuf target: a torch wheel's CMake files define
+  # that name as an empty stand-in (torch carries its own protobuf, hidden), and FindProtobuf
+  # then keeps it.
+  target_include_directories(moe_tensorboard SYSTEM PUBLIC ${Protobuf_INCLUDE_DIRS})
+  target_link_libraries(moe_tensorboard PUBLIC ${Protobuf_LIBRARIES})
 else()
   target_compile_definitions(moe_core PRIVATE MOE_NO_TENSORBOARD)
 endif()

@@ -11,31 +11,22 @@ namespace moe::train {
 class AutocastScope {
  public:
   AutocastScope(bool enabled, const at::Device& device)
-      : enabled_(enabled), cuda_(device.is_cuda()) {
+      : enabled_(enabled), type_(device.is_cuda() ? at::kCUDA : at::kCPU) {
     if (!enabled_) return;
-    if (cuda_) {
-      previous_ = cuda_autocast_enabled();
-      set_cuda_autocast(true, at::kBFloat16);
-      return;
-    }
-    previous_ = at::autocast::is_cpu_enabled();
-    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-    at::autocast::set_cpu_enabled(true);
+    previous_ = autocast_enabled(type_);
+    set_autocast(type_, true, at::kBFloat16);
   }
   ~AutocastScope() {
     if (!enabled_) return;
-    if (cuda_) {
-      set_cuda_autocast(previous_, at::kBFloat16);
-    } else {
-      at::autocast::set_cpu_enabled(previous_);
-    }
+    set_autocast(type_, previous_, at::kBFloat16);
     at::autocast::clear_cache();
   }
   AutocastScope(const AutocastScope&) = delete;
   AutocastScope& operator=(const AutocastScope&) = delete;
 
  private:
-  bool enabled_, cuda_;
+  bool enabled_;
+  at::DeviceType type_;
   bool previous_ = false;
 };
 

@@ -9,11 +9,23 @@
 namespace moe::train {
 
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
-                                                      int64_t world) {
+                                                      int64_t world, int64_t local_ranks) {
   std::vector<protocol::ConfigProblem> problems = protocol::layout_problems(config, world);
   const std::string why_not_cuda = cuda_unavailable_reason();
   if (config.train.device == "cuda" && !why_not_cuda.empty()) {
     problems.push_back({"/train/device", "\"cuda\" is not available: " + why_not_cuda});
+  }
+  // NCCL runs one rank per GPU: two ranks on one device would share it and deadlock or fail in
+  // NCCL's own set-up, long after start.
+  const std::string& backend = config.parallel.backend;
+  const int64_t gpus = cuda_device_count();
+  if (world > 1 && why_not_cuda.empty() && resolved_device(config) == "cuda" &&
+      (backend == "nccl" || backend == "auto") && local_ranks > gpus) {
+    problems.push_back({"/parallel/backend",
+                        std::to_string(local_ranks) + " ranks on this machine but " +
+                            std::to_string(gpus) + " CUDA device" + (gpus == 1 ? "" : "s") +
+                            " visible: NCCL needs a GPU for each rank (start at most " +
+                            std::to_string(gpus) + " ranks per machine)"});
   }
   if (config.train.dtype == "float16" && resolved_device(config) != "cuda") {
     problems.push_back(

@@ -10,9 +10,10 @@
 namespace moe::train {
 
 // Empty when this process can run `config` here, as one of `world` ranks (the world it was started
-// in, which may differ from the config's own when a run resumes on another number of ranks).
+// in, which may differ from the config's own when a run resumes on another number of ranks), of
+// which `local_ranks` run on this machine (NCCL needs a GPU for each).
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
-                                                      int64_t world);
+                                                      int64_t world, int64_t local_ranks = 1);
 
 // train.device resolved: "auto" is "cuda" where CUDA can be used here (runtime/device.h), else
 // "cpu".

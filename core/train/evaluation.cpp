@@ -16,31 +16,31 @@ std::optional<EvalResult> evaluate(model::ModelImpl& model, data::BatchSource& s
 
   at::NoGradGuard no_grad;
   model.eval();
-  double loss_sum = 0;
-  int64_t samples = 0, correct = 0;
-  bool classifier = false;
+  // Sums stay on the device until the one read after the group's all-reduce.
+  at::Tensor loss_sum, correct;
+  int64_t samples = 0;
+  const auto add = [](at::Tensor& sum, const at::Tensor& v) { sum = sum.defined() ? sum + v : v; };
   for (int64_t i = 0; i < count; ++i) {
     data::Batch batch = source.eval_batch(i, batch_size);
     model::ModelOutput out = model.forward(batch);
     const int64_t n = batch.size();
-    loss_sum += out.task_loss.item<double>() * static_cast<double>(n);
+    add(loss_sum, out.task_loss.detach().to(at::kDouble) * static_cast<double>(n));
     samples += n;
-    if (out.correct >= 0) {
-      classifier = true;
-      correct += out.correct;
-    }
+    if (out.correct.defined()) add(correct, out.correct.to(at::kDouble));
   }
   model.train();
-  auto sums = at::tensor({loss_sum, static_cast<double>(samples), static_cast<double>(correct)},
-                         at::kDouble);
+  const bool classifier = correct.defined();
+  auto sums = at::stack({loss_sum, at::full({}, static_cast<double>(samples), loss_sum.options()),
+                         classifier ? correct : at::zeros({}, loss_sum.options())});
   group.all_reduce_sum(sums);
-  loss_sum = sums[0].item<double>();
-  samples = static_cast<int64_t>(sums[1].item<double>());
-  correct = static_cast<int64_t>(sums[2].item<double>());
+  sums = sums.cpu();
+  const double* v = sums.data_ptr<double>();
+  samples = static_cast<int64_t>(v[1]);
+  const double total_loss = v[0], total_correct = v[2];
   EvalResult result;
   result.samples = samples;
-  result.loss = loss_sum / static_cast<double>(std::max<int64_t>(samples, 1));
-  if (classifier) result.accuracy = static_cast<double>(correct) / static_cast<double>(samples);
+  result.loss = total_loss / static_cast<double>(std::max<int64_t>(samples, 1));
+  if (classifier) result.accuracy = total_correct / static_cast<double>(samples);
   return result;
 }
 

@@ -4,16 +4,17 @@
 
 namespace moe::train {
 
-double squared_grad_norm(const std::vector<at::Tensor>& params) {
+at::Tensor squared_grad_norm(const std::vector<at::Tensor>& params) {
   at::NoGradGuard no_grad;
-  double sum_sq = 0;
+  std::vector<at::Tensor> squares;
   for (const auto& p : params) {
     if (!p.grad().defined()) continue;
-    const double n =
-        at::linalg_vector_norm(p.grad(), 2, c10::nullopt, false, at::kDouble).item<double>();
-    sum_sq += n * n;
+    squares.push_back(
+        at::linalg_vector_norm(p.grad(), 2, c10::nullopt, false, at::kDouble).square());
   }
-  return sum_sq;
+  if (squares.empty()) return at::zeros({}, at::kDouble);
+  // Summed where the gradients are: one read of the total, not one per parameter.
+  return at::stack(squares).sum();
 }
 
 void clip_grads_to(const std::vector<at::Tensor>& params, double norm, double max_norm) {
@@ -26,7 +27,7 @@ void clip_grads_to(const std::vector<at::Tensor>& params, double norm, double ma
 }
 
 double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm) {
-  const double norm = std::sqrt(squared_grad_norm(params));
+  const double norm = std::sqrt(squared_grad_norm(params).item<double>());
   clip_grads_to(params, norm, max_norm);
   return norm;
 }

@@ -12,9 +12,10 @@ namespace moe::train {
 // Returns the norm before clipping.
 double clip_grad_norm(const std::vector<at::Tensor>& params, double max_norm);
 
-// The parts of it: the sum of squared gradient norms (float64), and the clipping of a set of
-// gradients whose norm together is `norm`.
-double squared_grad_norm(const std::vector<at::Tensor>& params);
+// The parts of it: the sum of squared gradient norms (a 0-d float64 tensor on the gradients'
+// device: reading it is the one host sync), and the clipping of a set of gradients whose norm
+// together is `norm`.
+at::Tensor squared_grad_norm(const std::vector<at::Tensor>& params);
 void clip_grads_to(const std::vector<at::Tensor>& params, double norm, double max_norm);
 
 }  // namespace moe::train

@@ -111,9 +111,12 @@ void GradientSync::average() {
 }
 
 double GradientSync::clip_norm(double max_norm) {
-  auto split_sq = at::tensor({squared_grad_norm(split_)}, at::kDouble);
+  // The split parameters' part is summed over the ranks (each holds a slice), the replicated part
+  // is the same everywhere; both stay on the device until the one read of the total.
+  auto split_sq = squared_grad_norm(split_).reshape({1});
   group_.all_reduce_sum(split_sq);
-  const double norm = std::sqrt(squared_grad_norm(replicated_) + split_sq.item<double>());
+  const at::Tensor replicated_sq = squared_grad_norm(replicated_).to(split_sq.device());
+  const double norm = std::sqrt((replicated_sq + split_sq[0]).item<double>());
   clip_grads_to(replicated_, norm, max_norm);
   clip_grads_to(split_, norm, max_norm);
   clip_grads_to(split_copies_, norm, max_norm);

@@ -8,6 +8,7 @@
 // batch. The gradient norm sums the split experts over the ranks.
 #include <torch/torch.h>
 
+#include <utility>
 #include <vector>
 
 #include "dist/process_group.h"
@@ -43,7 +44,11 @@ class GradientSync {
   std::vector<at::Tensor> replicated_, split_, split_copies_;
   std::vector<std::vector<size_t>> buckets_;  // indices into replicated_
   std::vector<size_t> bucket_of_;             // replicated_ index -> bucket
-  std::vector<std::shared_ptr<torch::autograd::Node>> accumulators_;
+  // What grad_accumulator returns: a shared_ptr to the node in older LibTorch, an intrusive_ptr
+  // in newer ones.
+  using AccumulatorPtr =
+      decltype(torch::autograd::impl::grad_accumulator(std::declval<const at::Tensor&>()));
+  std::vector<AccumulatorPtr> accumulators_;
   // The step in flight: gradients ready per bucket, buckets started, their flat tensors.
   bool armed_ = false;
   std::vector<size_t> ready_;

@@ -13,12 +13,12 @@ void add_into(at::Tensor& sum, const at::Tensor& v) {
 
 }  // namespace
 
-void StepTotals::add(const model::ModelOutput& out, double task, double aux, double z) {
+void StepTotals::add(const model::ModelOutput& out) {
   ++micro_;
   tokens_ += out.tokens;
-  task_ += task;
-  aux_ += aux;
-  z_ += z;
+  add_into(losses_, at::stack({out.task_loss.detach().to(at::kDouble),
+                               out.aux_loss.detach().to(out.task_loss.device(), at::kDouble),
+                               out.z_loss.detach().to(out.task_loss.device(), at::kDouble)}));
   if (layers_.empty()) layers_.resize(out.load.size());
   for (size_t i = 0; i < out.load.size() && i < layers_.size(); ++i) {
     const LayerLoad& s = out.load[i];

@@ -11,13 +11,18 @@ namespace moe::train {
 
 class StepTotals {
  public:
-  void add(const model::ModelOutput& out, double task, double aux, double z);
+  // Adds a micro-batch's losses and load on their device (no host sync).
+  void add(const model::ModelOutput& out);
+  // [task, aux, z]: the means over the micro-batches so far (float64, on the model's device).
+  at::Tensor mean_losses() const { return losses_ / static_cast<double>(micro_); }
+  // The step's losses as reported (the means above, averaged over the ranks): read once a step.
+  void set_losses(double task, double aux, double z) { task_ = task, aux_ = aux, z_ = z; }
 
   int64_t micro_batches() const { return micro_; }
   int64_t tokens() const { return tokens_; }
-  double task_loss() const { return task_ / micro_; }
-  double aux_loss() const { return aux_ / micro_; }
-  double z_loss() const { return z_ / micro_; }
+  double task_loss() const { return task_; }
+  double aux_loss() const { return aux_; }
+  double z_loss() const { return z_; }
 
   // docs/ROUTING.md, "Load metrics" for MoE layer `layer` over the whole step.
   protocol::ExpertLoadEvent expert_load(int64_t step, int64_t layer) const;
@@ -29,6 +34,7 @@ class StepTotals {
     int64_t capacity = 0;
   };
   int64_t micro_ = 0, tokens_ = 0;
+  at::Tensor losses_;
   double task_ = 0, aux_ = 0, z_ = 0;
   std::vector<LayerTotals> layers_;
 };

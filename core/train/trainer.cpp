@@ -58,9 +58,16 @@ std::string describe(const ExpertPartition& p) {
   return "each expert sharded over " + s + " ranks (1/" + s + " of its hidden units each)";
 }
 
+// Built by appending: GCC 12 in C++20 mode flags string::insert here as an overflow (a false
+// -Wstringop-overflow).
 std::string with_thousands(int64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  const std::string digits = std::to_string(n);
+  const size_t sign = n < 0 ? 1 : 0;
+  std::string s = digits.substr(0, sign);
+  for (size_t i = sign; i < digits.size(); ++i) {
+    if (i > sign && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
   return s;
 }
 
@@ -171,7 +178,7 @@ void Trainer::resume(const std::string& step_dir) {
       return *it;
     };
     data_->seek(field("data_position"));
-    restore_rng_state(field("rng").get<std::string>());
+    restore_run_rng(c.state, device_);
     step_ = saved_step_ = field("step").get<int64_t>();
     if (scaler_) scaler_->restore_from(c.state);
   });
@@ -203,19 +210,19 @@ void Trainer::train_step(int64_t step) {
     at::Tensor loss = out.task_loss;
     if (t.aux_loss_weight > 0) loss = loss + t.aux_loss_weight * out.aux_loss;
     if (t.z_loss_weight > 0) loss = loss + t.z_loss_weight * out.z_loss;
-    const auto [task, aux, z] = group_losses(out, step);
     {
       ScopedPhase backward("backward");
       if (micro == t.grad_accum - 1) gradients_->arm();
       if (t.grad_accum > 1) loss = loss / static_cast<double>(t.grad_accum);
       (scaler_ ? scaler_->scale(loss) : loss).backward();
     }
-    totals.add(out, task, aux, z);
+    totals.add(out);
   }
   {
     ScopedPhase allreduce("allreduce");
     gradients_->average();
   }
+  reduce_losses(totals, step);
   double grad_norm, lr;
   {
     ScopedPhase optimizer("optimizer");
@@ -244,18 +251,19 @@ void Trainer::warn_outputs_error() {
   log_.warn(outputs_->error());
 }
 
-std::array<double, 3> Trainer::group_losses(const model::ModelOutput& out, int64_t step) {
+// The step's losses, averaged over micro-batches and ranks on the device and read once; a
+// non-finite total stops every rank alike before the update (they all see the same sums).
+void Trainer::reduce_losses(StepTotals& totals, int64_t step) {
   const protocol::TrainConfig& t = config_.train;
-  auto parts = at::tensor(
-      {out.task_loss.item<double>(), out.aux_loss.item<double>(), out.z_loss.item<double>()},
-      at::kDouble);
+  at::Tensor parts = totals.mean_losses();
   if (!group_.is_single()) {
     ScopedPhase allreduce("allreduce");
     group_.all_reduce_sum(parts);
     parts /= static_cast<double>(group_.world_size());
   }
-  const double task = parts[0].item<double>(), aux = parts[1].item<double>(),
-               z = parts[2].item<double>();
+  parts = parts.cpu();
+  const double* v = parts.data_ptr<double>();
+  const double task = v[0], aux = v[1], z = v[2];
   // The loss the parts form (a weight of 0 leaves its term out).
   const double total = task + (t.aux_loss_weight > 0 ? t.aux_loss_weight * aux : 0.0) +
                        (t.z_loss_weight > 0 ? t.z_loss_weight * z : 0.0);
@@ -265,7 +273,7 @@ std::array<double, 3> Trainer::group_losses(const model::ModelOutput& out, int64
         << z << ")";
     throw NonFinite(msg.str());
   }
-  return {task, aux, z};
+  totals.set_losses(task, aux, z);
 }
 
 int Trainer::agreed_stop() {
@@ -300,8 +308,8 @@ void Trainer::save(int64_t step) {
   c.optimizer = parts_.shards.gather(optimizer_->state(), group_);
   saved_step_ = step;
   if (group_.rank() != 0) return;
-  c.state = {
-      {"data_position", data_->position()}, {"rng", save_rng_state()}, {"run_id", dir_.run_id}};
+  c.state = {{"data_position", data_->position()}, {"run_id", dir_.run_id}};
+  save_run_rng(c.state, device_);
   if (scaler_) scaler_->save_to(c.state);
   const std::string path =
       save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);

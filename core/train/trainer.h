@@ -54,9 +54,9 @@ class Trainer {
   void emit_run_start();
   void resume(const std::string& step_dir);
   void train_step(int64_t step);
-  // Task, aux and z loss of this rank's slice -> their means over the group; throws when the
-  // loss they form is not finite (on every rank alike).
-  std::array<double, 3> group_losses(const model::ModelOutput& out, int64_t step);
+  // The step's task, aux and z losses -> their means over micro-batches and the group, into
+  // totals; throws when the loss they form is not finite (on every rank alike).
+  void reduce_losses(StepTotals& totals, int64_t step);
   void emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
                         double step_ms, PhaseTimes& phases);
   void emit_phases(int64_t step, double step_ms, const PhaseTimes& phases);

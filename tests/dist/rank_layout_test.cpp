@@ -62,6 +62,17 @@ TEST(RankLayout, Torchrun) {
                 "torchrun");
 }
 
+// torchrun's agent serves the store at MASTER_PORT itself and says so: rank 0 must not start one.
+TEST(RankLayout, TorchrunAgentStore) {
+  const Env base{{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", "29500"}};
+  EXPECT_FALSE(layout(base).agent_store);
+  Env agent = base;
+  agent["TORCHELASTIC_USE_AGENT_STORE"] = "True";
+  EXPECT_TRUE(layout(agent).agent_store);
+  agent["TORCHELASTIC_USE_AGENT_STORE"] = "False";
+  EXPECT_FALSE(layout(agent).agent_store);
+}
+
 TEST(RankLayout, TorchrunComesFirst) {
   // torchrun started inside a Slurm job and an mpirun: its variables decide.
   expect_layout(layout({{"RANK", "1"},

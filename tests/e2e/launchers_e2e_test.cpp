@@ -1,5 +1,5 @@
-// The same moe-train binary started by other launchers: Open MPI's mpirun and Slurm's srun (on a
-// one-node cluster the test starts itself, tests/e2e/launchers/slurm_cluster.sh). Each must read
+// The same moe-train binary started by other launchers: torchrun, Open MPI's mpirun and Slurm's
+// srun (on a one-node cluster the test starts itself, tests/e2e/launchers/slurm_cluster.sh). Each must read
 // its rank from the launcher's variables and train exactly as `moe-train launch` and one process.
 #include <gtest/gtest.h>
 
@@ -53,6 +53,22 @@ TEST(Launchers, MpirunTrainsAsOneProcess) {
   ASSERT_EQ(mpi.exit_status, 0) << mpi.err;
   EXPECT_NE(mpi.err.find("rank 1 of 2"), std::string::npos) << mpi.err;
   expect_same_training(one, mpi);
+}
+
+// The real torchrun (from the torch environment install-deps made): its agent serves the
+// rendezvous store at --master-port itself, and its ranks connect to it.
+TEST(Launchers, TorchrunTrainsAsOneProcess) {
+  TempDir dir;
+  const auto one = run_on_ranks(dir, two_rank_config(), 1, "one");
+  const std::string config = write_config(dir, "c.json", two_rank_config());
+  const std::string port = std::to_string(dist::free_port_on("127.0.0.1"));
+  const auto torchrun = as_run(run_program(
+      MOE_TORCHRUN, {"--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", port,
+                     "--no-python", moe_train_path(), "run", "--config", config, "--run-dir",
+                     dir.file("torchrun")}));
+  ASSERT_EQ(torchrun.exit_status, 0) << torchrun.err;
+  EXPECT_NE(torchrun.err.find("rank 1 of 2"), std::string::npos) << torchrun.err;
+  expect_same_training(one, torchrun);
 }
 
 // A one-node Slurm cluster for the test's lifetime.

@@ -98,6 +98,25 @@ TEST(TensorBoardRun, ScalarsMatchMetricsJsonl) {
   EXPECT_TRUE(scalars.count("phases/gate_ms"));
 }
 
+// The same files read by the real tensorboard package (its EventAccumulator, as TensorBoard's
+// scalar dashboard reads them): every metric at every step, as metrics.jsonl has it.
+TEST(TensorBoardRun, TheTensorboardPackageReadsTheScalars) {
+  TempDir dir;
+  const std::string run_dir = dir.file("run");
+  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", tensorboard_config()),
+                          "--run-dir", run_dir, "--set", "telemetry.tensorboard=true"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const auto read = run_program(MOE_TEST_PYTHON, {MOE_TENSORBOARD_SCALARS, run_dir + "/tensorboard"});
+  ASSERT_EQ(read.exit_status, 0) << read.err;
+  Scalars scalars;
+  for (const auto& [tag, values] : nlohmann::json::parse(read.out).items()) {
+    for (const auto& v : values) scalars[tag][v.at(0).get<int64_t>()] = v.at(1).get<float>();
+  }
+  const auto metrics = events_of(read_file(run_dir + "/metrics.jsonl"));
+  EXPECT_GE(expect_matches_metrics(scalars, metrics), 4u * 8 + 8u * 7 + 2);
+  EXPECT_EQ(scalars.at("train/loss").size(), 4u);
+}
+
 TEST(TensorBoardRun, OffByDefault) {
   TempDir dir;
   const std::string run_dir = dir.file("run");

@@ -12,14 +12,14 @@
 #   zlib1g-dev          zlib.h and libz.a (the engine's .gz reader); the image may have no headers
 #   googletest          GoogleTest's sources: run-device-checks.sh builds GTest with the image's
 #                       own compiler, as libgtest-dev's prebuilt archives are Debian g++ 12's
+#   libgloo-dev         Gloo's headers for c10d's Gloo process group (PyPI's torch wheel has none)
 #
-# Not LibTorch: the device build uses the CUDA LibTorch of the image's Python, whose headers also
-# hold Gloo's. Exit status 0 when every package was downloaded, 1 otherwise.
+# Not LibTorch: the device build uses the CUDA LibTorch of the image's Python. Exit status 0 when every package was downloaded, 1 otherwise.
 set -eu -o pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-$ROOT/.devdeps}
-PACKAGES=(nlohmann-json3-dev libcli11-dev zlib1g-dev googletest)
+PACKAGES=(nlohmann-json3-dev libcli11-dev zlib1g-dev googletest libgloo-dev)
 # What the carry may hold in all is 64 MiB; these are under 2 MiB together.
 MAX_BYTES=$((20 * 1024 * 1024))
 

@@ -4,7 +4,7 @@
 # The checks that need an NVIDIA GPU, for a GPU machine without network access, in one go of at
 # most ~8 minutes including the build:
 #   1. configure a fresh engine-only build (Ninja, Release, MOE_DEVICE_CHECKS_ONLY) against the
-#      CUDA LibTorch of the machine's Python (torch.utils.cmake_prefix_path), CUDA kernels for
+#      CUDA LibTorch of the machine's Python (-DMOE_TORCH_PYTHON, as any engine build), CUDA kernels for
 #      the GPU present; the Debian packages in .devdeps, if any, unpacked under the build folder
 #      and searched first, GoogleTest built from their sources;
 #   2. build kernel_tests_cuda, gpu_kernels_bench and moe-train;
@@ -189,9 +189,10 @@ fi
 configure_args=(-S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
   -DMOE_BUILD_GUI=OFF -DMOE_DEVICE_CHECKS_ONLY=ON -DMOE_WITH_HIP=OFF -DMOE_WITH_CUDA=ON
   "-DMOE_CUDA_ARCHITECTURES=$cuda_arch")
+# The same option a user's engine build takes (README, "The engine on a machine"): the torch of
+# this Python, its nvidia-nccl headers included.
 if [ -n "$torch_prefix" ]; then
-  configure_args+=("-DTorch_DIR=$torch_prefix/Torch")
-  prefix_path+=("$torch_prefix")
+  configure_args+=("-DMOE_TORCH_PYTHON=$(command -v "$PYTHON")")
 fi
 if [ ${#prefix_path[@]} -gt 0 ]; then
   configure_args+=("-DCMAKE_PREFIX_PATH=$(IFS=';' && echo "${prefix_path[*]}")")

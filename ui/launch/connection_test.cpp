@@ -27,7 +27,8 @@ esac
 if [ -n "$found" ]; then
   printf 'train=%s\n' "$found"
   if version=$("$found" --version </dev/null 2>&1); then
-    printf 'version=%s\n' "$(printf '%s\n' "$version" | head -n 1)"
+    printf 'version=%s\n' "$(printf '%s\n' "$version" | head -n 1 | sed 's/^moe-train //')"
+    printf 'engine=%s\n' "$(printf '%s\n' "$version" | tail -n +2 | paste -s -d ';' - | sed 's/;/; /g')"
   else
     printf 'version_error=%s\n' "$(printf '%s\n' "$version" | tail -n 1)"
   fi
@@ -72,6 +73,7 @@ ConnectionReport reportFromProbe(const Target& target, const QByteArray& out) {
   report.runs_root_exists = values.contains(QStringLiteral("runs_root_exists"));
   report.train_program_abs = values.value(QStringLiteral("train"));
   report.version = values.value(QStringLiteral("version"));
+  report.engine = values.value(QStringLiteral("engine"));
   report.cores = values.value(QStringLiteral("cores")).toInt();
   report.gpus = values.value(QStringLiteral("gpus")).toInt();
   bool free_ok = false;
@@ -84,7 +86,12 @@ ConnectionReport reportFromProbe(const Target& target, const QByteArray& out) {
     problems << (target.train_program.isEmpty()
                      ? QStringLiteral("moe-train not found on the PATH on %1").arg(host)
                      : QStringLiteral("moe-train not found at %1 on %2")
-                           .arg(target.train_program, host));
+                           .arg(target.train_program, host))
+             << QStringLiteral(
+                    "To install it there: in a clone of MoE Studio, with the Python environment "
+                    "that has PyTorch active, run packaging/install-engine.sh (it builds moe-train "
+                    "against that torch and puts it beside python; README, \"The engine on a "
+                    "machine\"), then set this target's moe-train path or PATH.");
   } else if (values.contains(QStringLiteral("version_error"))) {
     problems << QStringLiteral("%1 on %2 does not answer --version: %3")
                     .arg(report.train_program_abs, host,
@@ -106,6 +113,7 @@ QString ConnectionReport::summary() const {
   lines << QStringLiteral("Reached %1.").arg(where);
   if (!version.isEmpty())
     lines << QStringLiteral("moe-train %1 at %2").arg(version, train_program_abs);
+  if (!engine.isEmpty()) lines << engine;
   lines << QStringLiteral("CPU cores: %1").arg(cores) << QStringLiteral("GPUs: %1").arg(gpus)
         << QStringLiteral("Runs root: %1%2")
                .arg(runs_root_abs,

@@ -22,6 +22,7 @@ struct ConnectionReport {
   // wrong); empty when nothing is. When !reachable, why the target could not be reached.
   QString error;
   QString version;            // moe-train --version; empty when it is missing or did not answer
+  QString engine;             // the rest of --version: LibTorch, CUDA built in, devices seen
   QString train_program_abs;  // where moe-train was found
   int cores = 0;
   int gpus = 0;            // NVIDIA (nvidia-smi -L) or AMD (rocm-smi) devices; 0 when none

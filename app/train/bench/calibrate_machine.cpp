@@ -97,7 +97,7 @@ double elementwise_bandwidth(const at::Device& device, bool quick) {
   auto optimizer = make_optimizer(adamw, params);
   TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};
   const double ms = median_ms(timing, [&] {
-    optimizer->step(1e-6 / (1.0 + squared_grad_norm(weights)));
+    optimizer->step(1e-6 / (1.0 + squared_grad_norm(weights).item<double>()));
     synchronize(device);
   });
   return plan::kAdamPasses * 4.0 * static_cast<double>(n) / (ms / 1e3);

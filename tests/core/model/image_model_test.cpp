@@ -85,12 +85,12 @@ TEST(ImageModel, CorrectCountsTheArgmaxHits) {
   m->eval();
   auto out = m->forward(batch);
   auto want = m->logits(batch.inputs).argmax(1).eq(batch.targets).sum().item<int64_t>();
-  EXPECT_EQ(out.correct, want);
-  EXPECT_GE(out.correct, 0);
-  EXPECT_LE(out.correct, 16);
+  EXPECT_EQ(out.correct.item<int64_t>(), want);
+  EXPECT_GE(out.correct.item<int64_t>(), 0);
+  EXPECT_LE(out.correct.item<int64_t>(), 16);
   // Targets set to the model's own predictions: every sample counts.
   batch.targets = m->logits(batch.inputs).argmax(1);
-  EXPECT_EQ(m->forward(batch).correct, 16);
+  EXPECT_EQ(m->forward(batch).correct.item<int64_t>(), 16);
 }
 
 TEST(ImageModel, SgdOnOneBatchLowersTheLoss) {

@@ -1,4 +1,4 @@
-// The default CPU generator's state as hex text: restore replays the same draws, garbage throws.
+// The generators' states as hex text: restore replays the same draws, garbage throws.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -48,6 +48,30 @@ TEST(RngState, GarbageIsRejected) {
   const at::Tensor a = torch::randn({4});
   restore_rng_state(good);
   EXPECT_TRUE(torch::equal(torch::randn({4}), a));
+}
+
+TEST(RngState, RunStateOnCpuHasTheCpuGeneratorOnly) {
+  torch::manual_seed(7);
+  nlohmann::json state;
+  save_run_rng(state, at::Device(at::kCPU));
+  EXPECT_EQ(state["rng"], save_rng_state());
+  EXPECT_FALSE(state.contains("rng_cuda"));
+  const at::Tensor next = torch::randn({8});
+  restore_run_rng(state, at::Device(at::kCPU));
+  EXPECT_TRUE(torch::equal(torch::randn({8}), next));
+}
+
+TEST(RngState, RunStateNeedsTheCpuGeneratorAndIgnoresCudaOnCpu) {
+  torch::manual_seed(7);
+  nlohmann::json state;
+  save_run_rng(state, at::Device(at::kCPU));
+  // A checkpoint of a CUDA run resumed on the CPU: the device generator's state is not needed.
+  state["rng_cuda"] = "00ff";
+  const at::Tensor next = torch::randn({8});
+  restore_run_rng(state, at::Device(at::kCPU));
+  EXPECT_TRUE(torch::equal(torch::randn({8}), next));
+  state.erase("rng");
+  EXPECT_THROW(restore_run_rng(state, at::Device(at::kCPU)), std::invalid_argument);
 }
 
 }  // namespace

@@ -19,10 +19,14 @@ LayerLoad stats(std::vector<int64_t> counts, std::vector<int64_t> kept, int64_t 
                    torch::tensor(means, at::kDouble)};
 }
 
-model::ModelOutput output(std::vector<LayerLoad> load, int64_t tokens) {
+model::ModelOutput output(std::vector<LayerLoad> load, int64_t tokens, double task = 0,
+                          double aux = 0, double z = 0) {
   model::ModelOutput out;
   out.load = std::move(load);
   out.tokens = tokens;
+  out.task_loss = torch::tensor(task, at::kFloat);
+  out.aux_loss = torch::tensor(aux, at::kFloat);
+  out.z_loss = torch::tensor(z, at::kDouble);
   return out;
 }
 
@@ -31,23 +35,27 @@ StepTotals two_micro_batches() {
   StepTotals t;
   t.add(output({stats({3, 0, 5, 4}, {3, 0, 4, 4}, 4, {0.1, 0.2, 0.3, 0.4}, 0.8, 1.2, 0.5),
                 stats({3, 3, 3, 3}, {3, 3, 3, 3}, 4, {0.25, 0.25, 0.25, 0.25}, 1.0, 1.0, 0.0)},
-               6),
-        2.0, 0.3, 0.01);
+               6, 2.0, 0.5, 0.25));
   t.add(output({stats({1, 0, 7, 4}, {1, 0, 5, 4}, 5, {0.3, 0.2, 0.1, 0.4}, 0.6, 1.0, 0.1),
                 stats({3, 3, 3, 3}, {3, 3, 3, 3}, 4, {0.25, 0.25, 0.25, 0.25}, 0.5, 2.0, 0.2)},
-               6),
-        3.0, 0.5, 0.03);
+               6, 3.0, 0.25, 0.75));
   return t;
 }
 
 TEST(StepTotals, LossesAreAveragedAndTokensSummed) {
-  const StepTotals t = two_micro_batches();
+  StepTotals t = two_micro_batches();
   EXPECT_EQ(t.micro_batches(), 2);
   EXPECT_EQ(t.tokens(), 12);
-  EXPECT_DOUBLE_EQ(t.task_loss(), 2.5);
-  EXPECT_DOUBLE_EQ(t.aux_loss(), 0.4);
-  EXPECT_DOUBLE_EQ(t.z_loss(), 0.02);
+  const at::Tensor means = t.mean_losses();
+  EXPECT_EQ(means.scalar_type(), at::kDouble);
+  EXPECT_EQ(means.sizes(), at::IntArrayRef({3}));
+  EXPECT_DOUBLE_EQ(means[0].item<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(means[1].item<double>(), 0.375);
+  EXPECT_DOUBLE_EQ(means[2].item<double>(), 0.5);
   EXPECT_EQ(t.layers(), 2u);
+  // What the trainer reports once it has averaged the means over the ranks.
+  t.set_losses(2.5, 0.375, 0.5);
+  EXPECT_DOUBLE_EQ(t.task_loss(), 2.5);
 }
 
 TEST(StepTotals, CountsAndKeptAreSummed) {
@@ -96,8 +104,9 @@ TEST(StepTotals, PerfectlyBalancedLayer) {
 
 TEST(StepTotals, OneMicroBatchKeepsItsFigures) {
   StepTotals t;
-  t.add(output({stats({2, 2, 0, 4}, {2, 2, 0, 3}, 3, {0.5, 0.1, 0.1, 0.3}, 0.9, 1.3, 0.4)}, 4), 1.5,
-        0.2, 0.1);
+  t.add(output({stats({2, 2, 0, 4}, {2, 2, 0, 3}, 3, {0.5, 0.1, 0.1, 0.3}, 0.9, 1.3, 0.4)}, 4, 1.5,
+               0.25, 0.125));
+  EXPECT_DOUBLE_EQ(t.mean_losses()[0].item<double>(), 1.5);
   const auto e = t.expert_load(1, 0);
   EXPECT_EQ(e.counts, (std::vector<int64_t>{2, 2, 0, 4}));
   EXPECT_NEAR(e.dropped_frac, 1.0 / 8.0, 1e-12);

@@ -38,6 +38,11 @@ class TestConnectionTest : public QObject {
     QVERIFY2(report.ok(), qPrintable(report.summary()));
     QVERIFY(report.reachable);
     QVERIFY2(!report.version.isEmpty(), qPrintable(report.summary()));
+    QVERIFY2(!report.version.startsWith(QLatin1String("moe-train")), qPrintable(report.version));
+    // The rest of --version: the LibTorch it runs on and the CUDA it has.
+    QVERIFY2(report.engine.startsWith(QLatin1String("LibTorch ")), qPrintable(report.engine));
+    QVERIFY2(report.engine.contains(QLatin1String("CUDA devices: ")), qPrintable(report.engine));
+    QVERIFY(report.summary().contains(report.engine));
     QCOMPARE(report.train_program_abs, QStringLiteral(MOE_TRAIN_BIN));
     QVERIFY(report.cores >= 1);
     QVERIFY(report.gpus >= 0);
@@ -71,8 +76,12 @@ class TestConnectionTest : public QObject {
     const ConnectionReport report = probe(target);
     QVERIFY(report.reachable);
     QVERIFY(!report.ok());
-    QCOMPARE(report.error,
-             QStringLiteral("moe-train not found at %1 on 127.0.0.1").arg(target.train_program));
+    QVERIFY2(report.error.startsWith(
+                 QStringLiteral("moe-train not found at %1 on 127.0.0.1\n").arg(target.train_program)),
+             qPrintable(report.error));
+    // ... and how to put it there.
+    QVERIFY2(report.error.contains(QLatin1String("packaging/install-engine.sh")),
+             qPrintable(report.error));
     QVERIFY(report.version.isEmpty());
     QVERIFY(report.cores >= 1);
     QVERIFY(report.summary().contains(report.error));
