@@ -29,6 +29,7 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
 echo "install-engine: torch $("$PYTHON" -c 'import torch; print(torch.__version__)' 2>/dev/null) of $PYTHON -> $PREFIX/bin/moe-train"
+# What `cmake --preset engine -DMOE_TORCH_PYTHON=...` configures, in BUILD_DIR.
 cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DMOE_BUILD_GUI=OFF -DMOE_BUILD_TESTS=OFF -DMOE_TORCH_PYTHON="$PYTHON" \
   -DCMAKE_INSTALL_PREFIX="$PREFIX"

@@ -1,4 +1,5 @@
 # cmake -DEXE=<gtest executable> -DSUITES=<a,b,...> -P check_registered_suites.cmake
+cmake_minimum_required(VERSION 3.25)  # IN_LIST and the rest of the policies of the tree
 # Fails naming every test suite the executable lists that is not among SUITES: a suite that
 # moe_add_gtest did not find in any source file would otherwise never run.
 string(REPLACE "," ";" SUITES "${SUITES}")

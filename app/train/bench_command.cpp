@@ -239,7 +239,8 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 600.0));
   cmd->add_flag("--no-naive", args->no_naive, "Skip the naive GShard baseline");
   cmd->add_option("--blas-threads", args->blas_threads,
-                  "BLAS threads for the expert GEMMs (default 0: the fastest of 1 and every core)")
+                  "Threads of the expert GEMMs: the BLAS's own, or LibTorch's pool where the "
+                  "BLAS follows it (MKL) (default 0: the fastest of 1 and every core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_flag("--calibrate", args->calibrate,
                 "Measure this machine into a planner profile (--json FILE; docs/PLANNER.md)");

@@ -109,7 +109,8 @@ TEST(TensorBoardRun, TheTensorboardPackageReadsTheScalars) {
   const auto read = run_program(MOE_TEST_PYTHON, {MOE_TENSORBOARD_SCALARS, run_dir + "/tensorboard"});
   ASSERT_EQ(read.exit_status, 0) << read.err;
   Scalars scalars;
-  for (const auto& [tag, values] : nlohmann::json::parse(read.out).items()) {
+  const auto read_back = nlohmann::json::parse(read.out);
+  for (const auto& [tag, values] : read_back.items()) {
     for (const auto& v : values) scalars[tag][v.at(0).get<int64_t>()] = v.at(1).get<float>();
   }
   const auto metrics = events_of(read_file(run_dir + "/metrics.jsonl"));
