@@ -67,11 +67,16 @@ nlohmann::json tensorboard_config() {
   return c;
 }
 
+// tensorboard_config() with telemetry.tensorboard, run in run_dir.
+ProcessResult run_with_tensorboard(const TempDir& dir, const std::string& run_dir) {
+  return run_moe_train({"run", "--config", write_config(dir, "c.json", tensorboard_config()),
+                        "--run-dir", run_dir, "--set", "telemetry.tensorboard=true"});
+}
+
 TEST(TensorBoardRun, ScalarsMatchMetricsJsonl) {
   TempDir dir;
   const std::string run_dir = dir.file("run");
-  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", tensorboard_config()),
-                          "--run-dir", run_dir, "--set", "telemetry.tensorboard=true"});
+  const auto r = run_with_tensorboard(dir, run_dir);
   ASSERT_EQ(r.exit_status, 0) << r.err;
 
   const auto files = event_files(run_dir + "/tensorboard");
@@ -103,8 +108,7 @@ TEST(TensorBoardRun, ScalarsMatchMetricsJsonl) {
 TEST(TensorBoardRun, TheTensorboardPackageReadsTheScalars) {
   TempDir dir;
   const std::string run_dir = dir.file("run");
-  auto r = run_moe_train({"run", "--config", write_config(dir, "c.json", tensorboard_config()),
-                          "--run-dir", run_dir, "--set", "telemetry.tensorboard=true"});
+  const auto r = run_with_tensorboard(dir, run_dir);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   const auto read = run_program(MOE_TEST_PYTHON, {MOE_TENSORBOARD_SCALARS, run_dir + "/tensorboard"});
   ASSERT_EQ(read.exit_status, 0) << read.err;
