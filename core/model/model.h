@@ -21,7 +21,8 @@ struct ModelOutput {
   at::Tensor z_loss;            // 0-d, sum of the router z-losses
   std::vector<LayerLoad> load;  // one per MoE layer, in layer order (on the device)
   int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
-  at::Tensor correct;  // image: correctly classified samples (0-d int64 on the device); else undefined
+  at::Tensor
+      correct;  // image: correctly classified samples (0-d int64 on the device); else undefined
 };
 
 struct ParameterCounts {

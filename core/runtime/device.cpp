@@ -49,7 +49,8 @@ std::string cuda_built_version() {
 
 std::string engine_version_text(const std::string& engine_version) {
   std::string text = "moe-train " + engine_version + "\nLibTorch " + TORCH_VERSION;
-  if (!cuda_build()) return text + ", CPU only (no CUDA built in)\nCUDA devices: none (CPU-only build)";
+  if (!cuda_build())
+    return text + ", CPU only (no CUDA built in)\nCUDA devices: none (CPU-only build)";
   text += ", CUDA " + cuda_built_version() + " built in\nCUDA devices: ";
 #ifdef MOE_ENGINE_CUDA
   const int64_t count = torch::cuda::is_available() ? torch::cuda::device_count() : 0;

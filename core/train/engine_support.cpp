@@ -21,11 +21,11 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
   const int64_t gpus = cuda_device_count();
   if (world > 1 && why_not_cuda.empty() && resolved_device(config) == "cuda" &&
       (backend == "nccl" || backend == "auto") && local_ranks > gpus) {
-    problems.push_back({"/parallel/backend",
-                        std::to_string(local_ranks) + " ranks on this machine but " +
-                            std::to_string(gpus) + " CUDA device" + (gpus == 1 ? "" : "s") +
-                            " visible: NCCL needs a GPU for each rank (start at most " +
-                            std::to_string(gpus) + " ranks per machine)"});
+    problems.push_back(
+        {"/parallel/backend", std::to_string(local_ranks) + " ranks on this machine but " +
+                                  std::to_string(gpus) + " CUDA device" + (gpus == 1 ? "" : "s") +
+                                  " visible: NCCL needs a GPU for each rank (start at most " +
+                                  std::to_string(gpus) + " ranks per machine)"});
   }
   if (config.train.dtype == "float16" && resolved_device(config) != "cuda") {
     problems.push_back(

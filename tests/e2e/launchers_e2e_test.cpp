@@ -1,6 +1,7 @@
 // The same moe-train binary started by other launchers: torchrun, Open MPI's mpirun and Slurm's
-// srun (on a one-node cluster the test starts itself, tests/e2e/launchers/slurm_cluster.sh). Each must read
-// its rank from the launcher's variables and train exactly as `moe-train launch` and one process.
+// srun (on a one-node cluster the test starts itself, tests/e2e/launchers/slurm_cluster.sh). Each
+// must read its rank from the launcher's variables and train exactly as `moe-train launch` and one
+// process.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -63,9 +64,9 @@ TEST(Launchers, TorchrunTrainsAsOneProcess) {
   const std::string config = write_config(dir, "c.json", two_rank_config());
   const std::string port = std::to_string(dist::free_port_on("127.0.0.1"));
   const auto torchrun = as_run(run_program(
-      MOE_TORCHRUN, {"--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", port,
-                     "--no-python", moe_train_path(), "run", "--config", config, "--run-dir",
-                     dir.file("torchrun")}));
+      MOE_TORCHRUN,
+      {"--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", port, "--no-python",
+       moe_train_path(), "run", "--config", config, "--run-dir", dir.file("torchrun")}));
   ASSERT_EQ(torchrun.exit_status, 0) << torchrun.err;
   EXPECT_NE(torchrun.err.find("rank 1 of 2"), std::string::npos) << torchrun.err;
   expect_same_training(one, torchrun);

@@ -110,7 +110,8 @@ TEST(TensorBoardRun, TheTensorboardPackageReadsTheScalars) {
   const std::string run_dir = dir.file("run");
   const auto r = run_with_tensorboard(dir, run_dir);
   ASSERT_EQ(r.exit_status, 0) << r.err;
-  const auto read = run_program(MOE_TEST_PYTHON, {MOE_TENSORBOARD_SCALARS, run_dir + "/tensorboard"});
+  const auto read =
+      run_program(MOE_TEST_PYTHON, {MOE_TENSORBOARD_SCALARS, run_dir + "/tensorboard"});
   ASSERT_EQ(read.exit_status, 0) << read.err;
   Scalars scalars;
   const auto read_back = nlohmann::json::parse(read.out);

@@ -83,15 +83,15 @@ ConnectionReport reportFromProbe(const Target& target, const QByteArray& out) {
   QStringList problems;
   const QString host = hostName(target);
   if (values.contains(QStringLiteral("train_missing"))) {
-    problems << (target.train_program.isEmpty()
-                     ? QStringLiteral("moe-train not found on the PATH on %1").arg(host)
-                     : QStringLiteral("moe-train not found at %1 on %2")
-                           .arg(target.train_program, host))
-             << QStringLiteral(
-                    "To install it there: in a clone of MoE Studio, with the Python environment "
-                    "that has PyTorch active, run packaging/install-engine.sh (it builds moe-train "
-                    "against that torch and puts it beside python; README, \"The engine on a "
-                    "machine\"), then set this target's moe-train path or PATH.");
+    problems
+        << (target.train_program.isEmpty()
+                ? QStringLiteral("moe-train not found on the PATH on %1").arg(host)
+                : QStringLiteral("moe-train not found at %1 on %2").arg(target.train_program, host))
+        << QStringLiteral(
+               "To install it there: in a clone of MoE Studio, with the Python environment "
+               "that has PyTorch active, run packaging/install-engine.sh (it builds moe-train "
+               "against that torch and puts it beside python; README, \"The engine on a "
+               "machine\"), then set this target's moe-train path or PATH.");
   } else if (values.contains(QStringLiteral("version_error"))) {
     problems << QStringLiteral("%1 on %2 does not answer --version: %3")
                     .arg(report.train_program_abs, host,

@@ -97,7 +97,8 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype, device});
   // train.threads > 0 fixes the threads (the kernels' pool, and the GEMMs' BLAS or intra-op
   // pool); 0 keeps the search. --blas-threads fixes the GEMMs' threads in either case: the BLAS's
-  // own where it has them (OpenBLAS), else LibTorch's intra-op pool (MKL in PyPI's torch follows it).
+  // own where it has them (OpenBLAS), else LibTorch's intra-op pool (MKL in PyPI's torch follows
+  // it).
   const int fixed = static_cast<int>(config.train.threads);
   kernels::cpu_backend().set_threads(fixed);  // 0: every core
   auto candidates = candidate_thread_configs();

@@ -76,9 +76,10 @@ class TestConnectionTest : public QObject {
     const ConnectionReport report = probe(target);
     QVERIFY(report.reachable);
     QVERIFY(!report.ok());
-    QVERIFY2(report.error.startsWith(
-                 QStringLiteral("moe-train not found at %1 on 127.0.0.1\n").arg(target.train_program)),
-             qPrintable(report.error));
+    QVERIFY2(
+        report.error.startsWith(
+            QStringLiteral("moe-train not found at %1 on 127.0.0.1\n").arg(target.train_program)),
+        qPrintable(report.error));
     // ... and how to put it there.
     QVERIFY2(report.error.contains(QLatin1String("packaging/install-engine.sh")),
              qPrintable(report.error));
