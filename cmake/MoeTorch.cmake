@@ -15,7 +15,7 @@ endfunction()
 # --- The engine's device ----------------------------------------------------------------------
 # A CUDA LibTorch defines torch_cuda / c10_cuda and lists its CUDA libraries; a CPU one neither.
 set(_moe_engine_cuda OFF)
-if((TORCH_CUDA_LIBRARIES OR TARGET torch_cuda OR TARGET c10_cuda))
+if(TORCH_CUDA_LIBRARIES OR TARGET torch_cuda OR TARGET c10_cuda)
   set(_moe_engine_cuda ON)
 endif()
 set(MOE_ENGINE_CUDA ${_moe_engine_cuda} CACHE BOOL
@@ -44,26 +44,16 @@ endif()
 # (their RPATH), but its CMake files hand executables the CUDA Toolkit's libcudart and libnvrtc:
 # loaded first, an older toolkit's runtime would serve LibTorch (same soname, fewer symbols), and
 # the linker would check libtorch_cuda against the toolkit's older NCCL. So executables link the
-# wheel's own libraries and the linker resolves LibTorch's dependencies among them.
+# wheel's own cudart (nvrtc: cmake/MoeTorchPython.cmake) and the linker resolves LibTorch's
+# dependencies among the wheel's libraries.
 if(MOE_ENGINE_CUDA AND MOE_TORCH_SITE_PACKAGES)
   file(GLOB _moe_wheel_lib_dirs LIST_DIRECTORIES true "${MOE_TORCH_SITE_PACKAGES}/nvidia/*/lib")
-  foreach(_moe_pair "CUDA::cudart;libcudart.so.*")
-    list(GET _moe_pair 0 _moe_target)
-    list(GET _moe_pair 1 _moe_pattern)
-    set(_moe_found "")
-    foreach(_moe_dir IN LISTS _moe_wheel_lib_dirs)
-      file(GLOB _moe_candidates "${_moe_dir}/${_moe_pattern}")
-      list(FILTER _moe_candidates EXCLUDE REGEX "builtins")
-      if(_moe_candidates)
-        list(GET _moe_candidates 0 _moe_found)
-        break()
-      endif()
-    endforeach()
-    if(_moe_found AND TARGET ${_moe_target})
-      set_target_properties(${_moe_target} PROPERTIES IMPORTED_LOCATION "${_moe_found}")
-      message(STATUS "${_moe_target}: the wheel's ${_moe_found}")
-    endif()
-  endforeach()
+  file(GLOB _moe_cudart "${MOE_TORCH_SITE_PACKAGES}/nvidia/*/lib/libcudart.so.[0-9]*")
+  if(_moe_cudart AND TARGET CUDA::cudart)
+    list(GET _moe_cudart 0 _moe_cudart)
+    set_target_properties(CUDA::cudart PROPERTIES IMPORTED_LOCATION "${_moe_cudart}")
+    message(STATUS "CUDA::cudart: the wheel's ${_moe_cudart}")
+  endif()
   if(_moe_wheel_lib_dirs)
     list(JOIN _moe_wheel_lib_dirs ":" _moe_rpath_link)
     add_link_options("LINKER:-rpath-link,${_moe_rpath_link}")

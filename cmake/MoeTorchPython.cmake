@@ -68,14 +68,26 @@ if(NOT Torch_DIR)
   list(PREPEND CMAKE_PREFIX_PATH "${MOE_PYTHON_TORCH_DIR}/share/cmake")
 endif()
 
+# moe_uses_python_torch(OUT): whether the LibTorch in use is MOE_PYTHON's torch: before
+# find_package(Torch) when no Torch_DIR was given, after it (and on a re-run, with Torch_DIR
+# cached) when Torch_DIR lies inside that package.
+function(moe_uses_python_torch out)
+  set(at -1)
+  if(MOE_PYTHON_TORCH_DIR AND Torch_DIR)
+    string(FIND "${Torch_DIR}" "${MOE_PYTHON_TORCH_DIR}/" at)
+  endif()
+  if(MOE_PYTHON_TORCH_DIR AND (NOT Torch_DIR OR at EQUAL 0))
+    set(${out} ON PARENT_SCOPE)
+  else()
+    set(${out} OFF PARENT_SCOPE)
+  endif()
+endfunction()
+
 # LibTorch's CMake files put CUDA_NVRTC_LIB (default: the CUDA Toolkit's) on every executable's
 # link line, and with it the toolkit's library folder first in their RUNPATH: the wheel's own
 # nvrtc keeps the toolkit's runtime out of the process (cmake/MoeTorch.cmake, CUDA::cudart).
-set(_moe_at -1)
-if(MOE_PYTHON_TORCH_DIR AND Torch_DIR)
-  string(FIND "${Torch_DIR}" "${MOE_PYTHON_TORCH_DIR}/" _moe_at)
-endif()
-if(MOE_PYTHON_TORCH_DIR AND (NOT Torch_DIR OR _moe_at EQUAL 0))
+moe_uses_python_torch(_moe_python_torch)
+if(_moe_python_torch)
   file(GLOB _moe_nvrtc "${_moe_site}/nvidia/*/lib/libnvrtc.so.[0-9]*")
   if(_moe_nvrtc)
     list(GET _moe_nvrtc 0 _moe_nvrtc)
@@ -84,14 +96,12 @@ if(MOE_PYTHON_TORCH_DIR AND (NOT Torch_DIR OR _moe_at EQUAL 0))
 endif()
 
 # After find_package(Torch): MOE_TORCH_SITE_PACKAGES is the Python's site-packages when the
-# LibTorch found is that Python's torch (also on a re-run, with Torch_DIR cached), else empty.
+# LibTorch found is that Python's torch, else empty.
 macro(moe_torch_site_packages)
   set(MOE_TORCH_SITE_PACKAGES "")
-  if(MOE_PYTHON_TORCH_DIR)
-    string(FIND "${Torch_DIR}" "${MOE_PYTHON_TORCH_DIR}/" _moe_at)
-    if(_moe_at EQUAL 0)
-      set(MOE_TORCH_SITE_PACKAGES "${_moe_site}")
-      message(STATUS "LibTorch: the torch package of ${MOE_PYTHON}")
-    endif()
+  moe_uses_python_torch(_moe_python_torch)
+  if(_moe_python_torch)
+    set(MOE_TORCH_SITE_PACKAGES "${_moe_site}")
+    message(STATUS "LibTorch: the torch package of ${MOE_PYTHON}")
   endif()
 endmacro()

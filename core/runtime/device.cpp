@@ -53,7 +53,7 @@ std::string engine_version_text(const std::string& engine_version) {
     return text + ", CPU only (no CUDA built in)\nCUDA devices: none (CPU-only build)";
   text += ", CUDA " + cuda_built_version() + " built in\nCUDA devices: ";
 #ifdef MOE_ENGINE_CUDA
-  const int64_t count = torch::cuda::is_available() ? torch::cuda::device_count() : 0;
+  const int64_t count = cuda_device_count();
   if (count == 0) return text + "none visible";
   text += std::to_string(count);
   for (int64_t i = 0; i < count; ++i) {
