@@ -33,6 +33,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   openssh-client openssh-server
   openmpi-bin slurmctld slurmd slurm-client munge
+  # The multi-host tests' hosts: network namespaces, a bridge, tc and nftables to shape a link.
+  iproute2 nftables
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
   dataset-fashion-mnist
 )

@@ -28,12 +28,11 @@ Command add_launch_command(CLI::App& app) {
   cmd->add_option("--nnodes", options->nnodes, "Nodes in the run (default 1)");
   cmd->add_option("--node-rank", options->node_rank, "This node's index, 0 to nnodes - 1");
   cmd->add_option("--master-addr", options->master_addr,
-                  "Host of rank 0's rendezvous (default 127.0.0.1)");
+                  "Host of rank 0's rendezvous (default 127.0.0.1; required with --nnodes > 1)");
   cmd->add_option("--master-port", *port,
                   "Its port (default: a free one; required with --nnodes > 1)");
-  cmd->add_option(
-      "--grace-s", options->grace_s,
-      "After a rank fails: seconds from SIGTERM to SIGKILL for the others (default 30)");
+  cmd->add_option("--grace-s", options->grace_s,
+                  "After a rank fails or a stop: seconds from SIGTERM to SIGKILL (default 30)");
   cmd->add_option("command", options->args, "Each rank's moe-train command, after --");
   return [=]() {
     if (cmd->count("--master-port") && (*port < 1 || *port > 65535))

@@ -53,6 +53,20 @@ RunDirectory new_run_directory(const RunOptions& o, const protocol::RunConfig& c
   return dir;
 }
 
+// Rank 0 picks the checkpoint to resume from and tells the others: each rank's own listing of
+// the directory (a stale one on another node) could name another step.
+std::string chosen_checkpoint(const RunOptions& o, const RunDirectory& dir,
+                              dist::ProcessGroup& group) {
+  std::string path;
+  if (group.rank() == 0) path = latest_checkpoint(dir.checkpoints()).value_or("");
+  path = group.broadcast_string(path, 0);
+  if (path.empty()) {
+    throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
+                     " (set train.checkpoint_every to make them)");
+  }
+  return path;
+}
+
 std::string rank_stderr_log(const RunDirectory& dir, const dist::ProcessGroup& group) {
   if (group.rank() == 0) return dir.stderr_log();
   return dir.path + "/stderr.rank" + std::to_string(group.rank()) + ".log";
@@ -72,11 +86,6 @@ int run_training(const RunOptions& o) {
     dir = existing_run_directory(o.resume);
     config = load_valid_config(dir.config(), o.overrides);
     check_runnable(config, dir.config(), layout);
-    checkpoint = latest_checkpoint(dir.checkpoints());
-    if (!checkpoint) {
-      throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
-                       " (set train.checkpoint_every to make them)");
-    }
   } else {
     config = load_valid_config(o.config, o.overrides);
     check_runnable(config, o.config, layout);
@@ -85,7 +94,11 @@ int run_training(const RunOptions& o) {
   dist::ProcessGroup group(
       layout, config.parallel.backend,
       std::chrono::milliseconds(static_cast<int64_t>(config.parallel.timeout_s * 1000.0)));
-  if (!resuming) dir = new_run_directory(o, config, group);
+  if (resuming) {
+    checkpoint = chosen_checkpoint(o, dir, group);
+  } else {
+    dir = new_run_directory(o, config, group);
+  }
 
   // Rank 0 speaks for the run (stdout, metrics.jsonl); every rank keeps its own stderr log.
   const bool speaks = group.rank() == 0;

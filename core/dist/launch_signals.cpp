@@ -32,11 +32,11 @@ LaunchSignals::LaunchSignals() {
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-  for (int i = 0; i < 3; ++i) sigaction(kHandled[i], &action, &previous_[i]);
+  for (int i = 0; i < kCount; ++i) sigaction(kHandled[i], &action, &previous_[i]);
 }
 
 LaunchSignals::~LaunchSignals() {
-  for (int i = 0; i < 3; ++i) sigaction(kHandled[i], &previous_[i], nullptr);
+  for (int i = 0; i < kCount; ++i) sigaction(kHandled[i], &previous_[i], nullptr);
   g_write_fd = -1;
   close(read_fd_);
   close(write_fd_);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <sstream>
 #include <system_error>
 
 namespace moe::dist {
@@ -17,6 +18,12 @@ using Clock = std::chrono::steady_clock;
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev ? "SIG" + std::string(abbrev) : "an unknown signal";
+}
+
+std::string seconds(double s) {
+  std::ostringstream text;
+  text << s;
+  return text.str();
 }
 
 int exit_status(int wait_status) {
@@ -55,23 +62,28 @@ void LaunchSupervisor::kill_all_and_wait() {
 }
 
 void LaunchSupervisor::on_signal(int sig) {
-  if (stop_requested_ || failed_) {  // the second signal, or one during a teardown: no waiting
+  if (stop_signal_ || failed_) {  // the second signal, or one during a teardown: no waiting
     write_all(STDERR_FILENO,
               "moe-train launch: " + signal_name(sig) + " again: killing every rank\n");
     signal_all(SIGKILL);
     kill_at_.reset();
     return;
   }
-  stop_requested_ = true;
+  stop_signal_ = sig;
   write_all(STDERR_FILENO, "moe-train launch: " + signal_name(sig) +
                                ": passed on to every rank (a second one kills them)\n");
   signal_all(sig);
+  arm_kill_deadline();
+}
+
+void LaunchSupervisor::arm_kill_deadline() {
+  kill_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(grace_);
 }
 
 void LaunchSupervisor::on_failure(size_t index) {
   failed_ = index;
   signal_all(SIGTERM);
-  kill_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(grace_);
+  arm_kill_deadline();
 }
 
 void LaunchSupervisor::reap() {
@@ -81,7 +93,15 @@ void LaunchSupervisor::reap() {
     if (!r.running || waitpid(r.pid, &wait_status, WNOHANG) != r.pid) continue;
     r.running = false;
     r.status = exit_status(wait_status);
-    if (r.status == 0 || stop_requested_ || failed_) continue;
+    if (failed_ || r.status == 0) continue;
+    if (stop_signal_) {
+      // A rank that ended otherwise than by the stop (an error, the grace's SIGKILL) is named.
+      if (r.status == 128 + stop_signal_ || failed_in_stop_) continue;
+      failed_in_stop_ = i;
+      write_all(STDERR_FILENO, "moe-train launch: rank " + std::to_string(r.rank) + " " +
+                                   how_it_ended(r, wait_status) + " during the stop\n");
+      continue;
+    }
     write_all(STDERR_FILENO, "moe-train launch: rank " + std::to_string(r.rank) + " " +
                                  how_it_ended(r, wait_status) + "; stopping the other ranks\n");
     on_failure(i);
@@ -112,6 +132,9 @@ int LaunchSupervisor::run(LaunchSignals& signals) {
       if (fds[i].revents) sources[i]->pump();
     reap();
     if (kill_at_ && Clock::now() >= *kill_at_) {
+      if (any_running())
+        write_all(STDERR_FILENO, "moe-train launch: the grace of " + seconds(grace_.count()) +
+                                     " s is over: killing the ranks still running\n");
       signal_all(SIGKILL);
       kill_at_.reset();
     }
@@ -119,7 +142,8 @@ int LaunchSupervisor::run(LaunchSignals& signals) {
   for (auto& r : ranks_)
     for (auto& out : r.outputs) out.finish();
   if (failed_) return ranks_[*failed_].status;
-  return stop_requested_ ? ranks_.front().status : 0;
+  if (failed_in_stop_) return ranks_[*failed_in_stop_].status;
+  return stop_signal_ ? ranks_.front().status : 0;
 }
 
 }  // namespace moe::dist

@@ -1,7 +1,8 @@
 #pragma once
-// Watches the started ranks to their end: forwards the launcher's SIGINT and SIGTERM to them once
-// (a second one kills them), tears the launch down when a rank fails, forwards their captured
-// output, and reaps every one of them.
+// Watches the started ranks to their end: forwards the launcher's SIGINT, SIGTERM and SIGHUP to
+// them once (a second one kills them), tears the launch down when a rank fails, forwards their
+// captured output, and reaps every one of them. After a stop or a failure, ranks still running
+// when the grace is over are SIGKILLed, whatever they do.
 #include <sys/types.h>
 
 #include <chrono>
@@ -35,13 +36,16 @@ class LaunchSupervisor {
   void on_signal(int sig);
   void reap();
   void on_failure(size_t index);
+  void arm_kill_deadline();
   int poll_timeout_ms() const;
   bool any_running() const;
 
   std::vector<WatchedRank> ranks_;
   std::chrono::duration<double> grace_;
   std::optional<size_t> failed_;  // index of the first rank that failed
-  bool stop_requested_ = false;
+  int stop_signal_ = 0;           // the signal that asked for the stop, 0 when none did
+  // During a stop: the first rank that ended otherwise than stopped by it (or 0).
+  std::optional<size_t> failed_in_stop_;
   std::optional<std::chrono::steady_clock::time_point> kill_at_;
 };
 

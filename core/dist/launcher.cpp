@@ -18,6 +18,10 @@ constexpr int64_t kMaxRanks = 2147483647;  // c10d counts ranks in an int
   throw LaunchError(option + " " + value + ": " + why);
 }
 
+std::string master_address(const LaunchOptions& o) {
+  return o.master_addr.empty() ? "127.0.0.1" : o.master_addr;
+}
+
 // torchrun's variables for one rank, and MOE_LAUNCHED to say who set them.
 std::vector<std::string> rank_variables(const LaunchOptions& o, int port, int64_t local_rank) {
   const auto str = [](int64_t v) { return std::to_string(v); };
@@ -25,7 +29,7 @@ std::vector<std::string> rank_variables(const LaunchOptions& o, int port, int64_
           "WORLD_SIZE=" + str(o.nnodes * o.nproc_per_node),
           "LOCAL_RANK=" + str(local_rank),
           "LOCAL_WORLD_SIZE=" + str(o.nproc_per_node),
-          "MASTER_ADDR=" + o.master_addr,
+          "MASTER_ADDR=" + master_address(o),
           "MASTER_PORT=" + str(port),
           "MOE_LAUNCHED=1"};
 }
@@ -72,7 +76,9 @@ void check_launch_options(const LaunchOptions& o) {
   if (o.nnodes > 1 && o.master_port == 0)
     throw LaunchError("--master-port is required with --nnodes " + str(o.nnodes) +
                       ": every node must give its ranks the same rendezvous port");
-  if (o.master_addr.empty()) throw LaunchError("--master-addr is empty");
+  if (o.nnodes > 1 && o.master_addr.empty())
+    throw LaunchError("--master-addr is required with --nnodes " + str(o.nnodes) +
+                      ": the host of node 0, which every node's ranks can reach");
   if (!std::isfinite(o.grace_s) || o.grace_s < 0 || o.grace_s > 86400)
     bad("--grace-s", std::to_string(o.grace_s), "must be from 0 to 86400 seconds");
   if (o.executable.empty()) throw LaunchError("no program for the ranks to run");
@@ -84,7 +90,8 @@ void check_launch_options(const LaunchOptions& o) {
 
 int launch(const LaunchOptions& options) {
   check_launch_options(options);
-  const int port = options.master_port ? options.master_port : free_port_on(options.master_addr);
+  const int port =
+      options.master_port ? options.master_port : free_port_on(master_address(options));
   LaunchSignals signals;  // before the first fork, so no rank's end goes unnoticed
   LaunchSupervisor supervisor(start_ranks(options, port), options.grace_s);
   try {

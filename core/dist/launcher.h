@@ -19,9 +19,10 @@ struct LaunchOptions {
   std::string executable;         // the program every rank runs
   std::vector<std::string> args;  // its arguments, without argv[0]
   int64_t nproc_per_node = 1, nnodes = 1, node_rank = 0;
-  std::string master_addr = "127.0.0.1";
-  int master_port = 0;  // 0: a free port on master_addr, picked here (one node only)
-  double grace_s = 30;  // after a rank failed: seconds between SIGTERM and SIGKILL to the others
+  std::string master_addr;  // empty: 127.0.0.1, with one node only
+  int master_port = 0;      // 0: a free port on master_addr, picked here (one node only)
+  double grace_s =
+      30;  // after a failure or a stop: seconds from SIGTERM (the stop's signal) to SIGKILL
 };
 
 // Throws LaunchError naming the option (--nproc-per-node, --node-rank, ...).
@@ -29,7 +30,8 @@ void check_launch_options(const LaunchOptions& options);
 
 // Runs the ranks to their end and returns the launch's exit status: 0 when every rank exits 0;
 // the first failing rank's status (128 + signal when a signal killed it) when one fails while no
-// stop was asked for; the first local rank's status after SIGINT or SIGTERM reached the launcher.
+// stop was asked for; after SIGINT, SIGTERM or SIGHUP reached the launcher, the status of the
+// first rank that did not end as stopped by it, else the first local rank's (128 + the signal).
 // Rank 0 writes to the launcher's stdout and stderr; every other rank's output goes to stderr,
 // each line prefixed "[rank i] ". Throws LaunchError for bad options, std::system_error when a
 // process or pipe cannot be made.

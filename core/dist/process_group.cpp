@@ -1,5 +1,6 @@
 #include "dist/process_group.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -14,11 +15,16 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include "dist/route_address.h"
 #include "runtime/error_text.h"
 
 namespace moe::dist {
 
 namespace {
+
+constexpr auto kBeatInterval = std::chrono::milliseconds(500);
+// How long shutdown waits for the heartbeat thread before leaving it behind.
+constexpr auto kShutdownWait = std::chrono::seconds(2);
 
 using WorkPtr = c10::intrusive_ptr<c10d::Work>;
 
@@ -26,22 +32,43 @@ std::string where(const RankLayout& l) {
   return "rank " + std::to_string(l.rank) + " of " + std::to_string(l.world_size);
 }
 
-// The Gloo device binds this rank's address: loopback for a single-host group, the host's own
-// address (or GLOO_SOCKET_IFNAME's interface) otherwise.
-std::shared_ptr<gloo::transport::Device> gloo_device(const RankLayout& l) {
+struct GlooDevice {
+  std::shared_ptr<gloo::transport::Device> device;
+  std::string address;  // how it was chosen, for the rank's log
+};
+
+// The Gloo device binds the address this rank advertises to the others: GLOO_SOCKET_IFNAME's
+// interface when it is set, loopback for a one-host group, else the local address that routes to
+// rank 0 (a hostname may resolve to 127.0.1.1 and would send the other hosts to loopback).
+GlooDevice gloo_device(const RankLayout& l) {
   if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME")) {
-    return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+    return {c10d::ProcessGroupGloo::createDeviceForInterface(ifname),
+            std::string("interface ") + ifname + " (GLOO_SOCKET_IFNAME)"};
   }
   if (l.master_addr == "127.0.0.1" || l.master_addr == "localhost") {
-    return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    return {c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"), "127.0.0.1"};
   }
-  return c10d::ProcessGroupGloo::createDefaultDevice();
+  const RouteAddress route = local_address_towards(l.master_addr);
+  if (!route.address.empty()) {
+    return {c10d::ProcessGroupGloo::createDeviceForHostname(route.address),
+            route.address + " (the route to " + l.master_addr + ")"};
+  }
+  return {c10d::ProcessGroupGloo::createDefaultDevice(),
+          "this host's name (" + route.problem + ")"};
 }
 
 }  // namespace
 
 // One transport's collectives (Gloo's, NCCL's) are a c10d::Backend.
 using Collectives = c10d::Backend;
+
+// The heartbeat's state, shared with its thread: a thread stuck on a store that no longer answers
+// is left behind at shutdown (it owns what it uses), so that the process can still end.
+struct Heartbeat {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool stopping = false, ended = false;
+};
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::TCPStore> store;
@@ -50,40 +77,53 @@ struct ProcessGroup::Impl {
   Collectives& for_tensor(const at::Tensor& t) {
     return t.is_cuda() && device_group ? *device_group : *group;
   }
+  std::string gloo_address;
   // The heartbeat: its own store connection, on its own thread.
   c10::intrusive_ptr<c10d::TCPStore> beat_store;
+  std::shared_ptr<Heartbeat> heartbeat = std::make_shared<Heartbeat>();
   std::thread beat;
-  std::mutex mutex;
-  std::condition_variable stop_beating;
-  bool stopping = false;
+  std::atomic<bool> broken{false};  // a collective failed: peers may be gone
 
   ~Impl() {
     {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
+      std::lock_guard<std::mutex> lock(heartbeat->mutex);
+      heartbeat->stopping = true;
     }
-    stop_beating.notify_all();
-    if (beat.joinable()) beat.join();
+    heartbeat->changed.notify_all();
+    if (!beat.joinable()) return;
+    std::unique_lock<std::mutex> lock(heartbeat->mutex);
+    if (heartbeat->changed.wait_for(lock, kShutdownWait, [&] { return heartbeat->ended; })) {
+      lock.unlock();
+      beat.join();
+    } else {
+      beat.detach();  // blocked in a store call to a gone rank 0
+    }
   }
 };
 
 namespace {
 
-constexpr auto kBeatInterval = std::chrono::milliseconds(500);
-
 std::string beat_key(int64_t rank) {
   return "moe/heartbeat/" + std::to_string(rank);
 }
 
-void keep_beating(ProcessGroup::Impl* impl, int64_t rank) {
-  std::unique_lock<std::mutex> lock(impl->mutex);
-  while (!impl->stopping) {
+// The store call happens outside the lock, so that stopping never waits for the store.
+void keep_beating(std::shared_ptr<Heartbeat> heartbeat, c10::intrusive_ptr<c10d::TCPStore> store,
+                  int64_t rank) {
+  for (;;) {
+    bool reachable = true;
     try {
-      impl->beat_store->add(beat_key(rank), 1);
+      store->add(beat_key(rank), 1);
     } catch (const std::exception&) {
-      return;  // the store (rank 0) is gone: nothing left to tell
+      reachable = false;  // the store (rank 0) is gone: nothing left to tell
     }
-    impl->stop_beating.wait_for(lock, kBeatInterval);
+    std::unique_lock<std::mutex> lock(heartbeat->mutex);
+    if (!reachable ||
+        heartbeat->changed.wait_for(lock, kBeatInterval, [&] { return heartbeat->stopping; })) {
+      heartbeat->ended = true;
+      heartbeat->changed.notify_all();
+      return;
+    }
   }
 }
 
@@ -151,7 +191,9 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
   try {
     impl_->store = c10::make_intrusive<c10d::TCPStore>(layout.master_addr, options);
     auto gloo = c10d::ProcessGroupGloo::Options::create(timeout);
-    gloo->devices.push_back(gloo_device(layout));
+    GlooDevice device = gloo_device(layout);
+    impl_->gloo_address = device.address;
+    gloo->devices.push_back(device.device);
     impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
         impl_->store, static_cast<int>(layout.rank), static_cast<int>(layout.world_size), gloo);
     if (nccl) impl_->device_group = nccl_group(impl_->store, layout, timeout);
@@ -160,13 +202,28 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
     client.waitWorkers = false;
     impl_->beat_store = c10::make_intrusive<c10d::TCPStore>(layout.master_addr, client);
   } catch (const std::exception& e) {
-    throw CollectiveError("rendezvous of " + where(layout) + " at " + layout.master_addr + ":" +
-                          std::to_string(layout.master_port) + " failed: " + error_text(e));
+    const std::string from = impl_->gloo_address.empty() ? "" : " from " + impl_->gloo_address;
+    throw CollectiveError("rendezvous of " + where(layout) + from + " at " + layout.master_addr +
+                          ":" + std::to_string(layout.master_port) + " failed: " + error_text(e));
   }
-  impl_->beat = std::thread(keep_beating, impl_.get(), layout.rank);
+  impl_->beat = std::thread(keep_beating, impl_->heartbeat, impl_->beat_store, layout.rank);
 }
 
-ProcessGroup::~ProcessGroup() = default;
+const std::string& ProcessGroup::gloo_address() const {
+  return impl_->gloo_address;
+}
+
+ProcessGroup::~ProcessGroup() {
+  // After a failed collective, c10d's groups would wait in their destructors for work on peers
+  // that are gone (Gloo's queue drains one time-out per pending work): the process is ending, so
+  // they are left to it and only the heartbeat is stopped.
+  if (impl_ && impl_->broken) {
+    impl_->group.release();
+    impl_->device_group.release();
+    impl_->store.release();
+    impl_->beat_store.release();
+  }
+}
 
 std::string ProcessGroup::silent_ranks() {
   if (is_single()) return "";
@@ -195,8 +252,10 @@ std::string ProcessGroup::silent_ranks() {
 }
 
 PendingWork ProcessGroup::started(std::shared_ptr<void> work, const char* op) {
-  return PendingWork(std::move(work), std::string(op) + " on " + where(layout_), timeout_,
-                     [this] { return silent_ranks(); });
+  return PendingWork(std::move(work), std::string(op) + " on " + where(layout_), timeout_, [this] {
+    impl_->broken = true;
+    return silent_ranks();
+  });
 }
 
 namespace {

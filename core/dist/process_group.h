@@ -25,7 +25,7 @@ struct CollectiveError : std::runtime_error {
 class PendingWork {
  public:
   PendingWork() = default;
-  // diagnose: says which rank is gone when the work fails (ProcessGroup::silent_ranks).
+  // diagnose: called when the work fails; says which rank is gone (ProcessGroup::silent_ranks).
   PendingWork(std::shared_ptr<void> work, std::string what, std::chrono::milliseconds timeout,
               std::function<std::string()> diagnose)
       : work_(std::move(work)),
@@ -47,6 +47,8 @@ class ProcessGroup {
   // serving it). backend: "auto", "gloo" or "nccl" (parallel.backend).
   ProcessGroup(const RankLayout& layout, const std::string& backend,
                std::chrono::milliseconds timeout);
+  // Bounded: after a failed collective, c10d's objects are left to the ending process instead of
+  // waiting for peers that are gone.
   ~ProcessGroup();
   ProcessGroup(const ProcessGroup&) = delete;
   ProcessGroup& operator=(const ProcessGroup&) = delete;
@@ -57,6 +59,9 @@ class ProcessGroup {
   int64_t local_world_size() const { return layout_.local_world_size; }
   bool is_single() const { return layout_.world_size == 1; }
   const std::string& backend_name() const { return backend_name_; }
+  // The address this rank's Gloo transport advertises, and how it was chosen ("10.0.0.2 (the
+  // route to 10.0.0.1)"); empty for a single process.
+  const std::string& gloo_address() const;
 
   // In place over all ranks.
   void all_reduce_sum(at::Tensor& t);

@@ -203,9 +203,10 @@ void check_parallel(const RunConfig& c, Checker& k) {
   }
   k.one_of("/parallel/backend", p.backend, kBackends);
   if (k.finite("/parallel/timeout_s", p.timeout_s) &&
-      !(p.timeout_s > 0 && p.timeout_s <= limits::kMaxTimeoutS)) {
-    k.add("/parallel/timeout_s", "must be > 0 and at most " + format_number(limits::kMaxTimeoutS) +
-                                     " (a week), got " + format_number(p.timeout_s));
+      !(p.timeout_s >= limits::kMinTimeoutS && p.timeout_s <= limits::kMaxTimeoutS)) {
+    k.add("/parallel/timeout_s", "must be from " + format_number(limits::kMinTimeoutS) + " to " +
+                                     format_number(limits::kMaxTimeoutS) +
+                                     " (a second to a week), got " + format_number(p.timeout_s));
   }
 }
 

@@ -26,6 +26,8 @@ inline constexpr int64_t kMaxProcs = 1 << 16;
 inline constexpr int64_t kMaxBatchSize = 1 << 24;
 inline constexpr int64_t kMaxThreads = 1 << 12;
 inline constexpr double kMaxTimeoutS = 7 * 24 * 3600.0;  // parallel.timeout_s: a week
+// Below it c10d's millisecond time-outs round to 0, which c10d reads as "wait for ever".
+inline constexpr double kMinTimeoutS = 1.0;
 inline constexpr size_t kMaxNameLength = 100;  // run_id = <timestamp>-<name> is a directory name
 // A capacity factor of E already keeps every choice (C >= k*N); larger values only risk overflow.
 inline constexpr double kMaxAbsCapacityFactor = static_cast<double>(kMaxExperts);

@@ -12,6 +12,7 @@ target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model_distribution.cpp
   ${CMAKE_CURRENT_LIST_DIR}/model_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/optimizer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_agreement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_figures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rng_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_directory.cpp

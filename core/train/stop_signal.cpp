@@ -26,6 +26,7 @@ void install_stop_handlers() {
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);  // a dropped SSH session: stop with a checkpoint
   std::signal(SIGPIPE, SIG_IGN);
 }
 

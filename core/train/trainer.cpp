@@ -22,6 +22,7 @@
 #include "train/input_error.h"
 #include "train/lr_schedule.h"
 #include "train/model_state.h"
+#include "train/rank_agreement.h"
 #include "train/rank_figures.h"
 #include "train/rng_state.h"
 #include "train/stop_signal.h"
@@ -145,6 +146,7 @@ void Trainer::emit_run_start() {
     log_.info("rank " + std::to_string(group_.rank()) + " of " +
               std::to_string(group_.world_size()) + " on " + hosts_[group_.rank()] + " (pid " +
               std::to_string(getpid()) + ")");
+    log_.info("Gloo transport on " + group_.gloo_address());
     const auto& placement = model_->moe_layers().front()->placement();
     log_.info(std::to_string(group_.world_size()) + " ranks over " + group_.backend_name() +
               (placement.sharded ? ", " + describe(placement.partition)
@@ -167,23 +169,41 @@ void Trainer::resume(const std::string& step_dir) {
           text.find(step_dir) != std::string::npos ? text : step_dir + "/" + file + ": " + text);
     }
   };
-  Checkpoint c;
-  part(kCheckpointStateFile, [&] { c = load_checkpoint(step_dir); });
-  part(kCheckpointModelFile, [&] { load_model_tensors(*model_, parts_.shards.slice(c.model)); });
-  part(kCheckpointOptimizerFile, [&] { optimizer_->load_state(parts_.shards.slice(c.optimizer)); });
-  part(kCheckpointStateFile, [&] {
-    const auto field = [&](const char* key) -> const nlohmann::json& {
-      auto it = c.state.find(key);
-      if (it == c.state.end()) throw std::runtime_error(std::string("no \"") + key + "\"");
-      return *it;
-    };
-    data_->seek(field("data_position"));
-    restore_run_rng(c.state, device_);
-    step_ = saved_step_ = field("step").get<int64_t>();
-    if (scaler_) scaler_->restore_from(c.state);
+  // Every rank reads the same directory; one that cannot (a stale or damaged copy) stops all.
+  on_every_rank(group_, "loading " + step_dir, [&] {
+    Checkpoint c;
+    part(kCheckpointStateFile, [&] { c = load_checkpoint(step_dir); });
+    part(kCheckpointModelFile, [&] { load_model_tensors(*model_, parts_.shards.slice(c.model)); });
+    part(kCheckpointOptimizerFile,
+         [&] { optimizer_->load_state(parts_.shards.slice(c.optimizer)); });
+    part(kCheckpointStateFile, [&] {
+      const auto field = [&](const char* key) -> const nlohmann::json& {
+        auto it = c.state.find(key);
+        if (it == c.state.end()) throw std::runtime_error(std::string("no \"") + key + "\"");
+        return *it;
+      };
+      data_->seek(field("data_position"));
+      restore_run_rng(c.state, device_);
+      step_ = saved_step_ = field("step").get<int64_t>();
+      if (scaler_) scaler_->restore_from(c.state);
+    });
   });
+  check_same_step(step_dir);
   log_.info("resumed from " + step_dir + " (step " + std::to_string(step_) + ")");
   if (options_.on_resumed) options_.on_resumed();
+}
+
+// Every rank must go on from the step it loaded: a copy of the checkpoint that differs on one
+// node would otherwise train diverging weights without a word.
+void Trainer::check_same_step(const std::string& step_dir) {
+  if (group_.is_single()) return;
+  auto steps = at::tensor({step_, -step_}, at::kLong);
+  group_.all_reduce_max(steps);
+  const int64_t highest = steps[0].item<int64_t>(), lowest = -steps[1].item<int64_t>();
+  if (highest == lowest) return;
+  throw InputError(step_dir + ": the ranks loaded different steps (" + std::to_string(lowest) +
+                   " to " + std::to_string(highest) + "; this rank " + std::to_string(step_) +
+                   "): its files differ between nodes");
 }
 
 void Trainer::train_step(int64_t step) {
@@ -277,9 +297,15 @@ void Trainer::reduce_losses(StepTotals& totals, int64_t step) {
 }
 
 int Trainer::agreed_stop() {
-  auto sig = at::tensor({static_cast<int64_t>(stop_requested())}, at::kLong);
-  group_.all_reduce_max(sig);
-  return static_cast<int>(sig.item<int64_t>());
+  return agree_on_stop(group_, stop_requested(), "writing its outputs",
+                       [this] { check_outputs(); });
+}
+
+int Trainer::stop_for(int sig) {
+  save(step_);
+  log_.info("stopped by signal " + std::to_string(sig) + " after step " + std::to_string(step_));
+  finish("cancelled", step_);
+  return 128 + sig;
 }
 
 void Trainer::maybe_evaluate(int64_t step, bool last) {
@@ -307,13 +333,16 @@ void Trainer::save(int64_t step) {
   c.model = parts_.shards.gather(model_tensors(*model_), group_);
   c.optimizer = parts_.shards.gather(optimizer_->state(), group_);
   saved_step_ = step;
-  if (group_.rank() != 0) return;
-  c.state = {{"data_position", data_->position()}, {"run_id", dir_.run_id}};
-  save_run_rng(c.state, device_);
-  if (scaler_) scaler_->save_to(c.state);
-  const std::string path =
-      save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
-  telemetry_.write_event(protocol::CheckpointEvent{0, step, path});
+  std::string path;
+  // Only rank 0 writes: a full disk there stops every rank at once.
+  on_every_rank(group_, "writing the checkpoint of step " + std::to_string(step), [&] {
+    if (group_.rank() != 0) return;
+    c.state = {{"data_position", data_->position()}, {"run_id", dir_.run_id}};
+    save_run_rng(c.state, device_);
+    if (scaler_) scaler_->save_to(c.state);
+    path = save_checkpoint(dir_.checkpoints(), step, c, config_.train.keep_checkpoints);
+  });
+  if (group_.rank() == 0) telemetry_.write_event(protocol::CheckpointEvent{0, step, path});
 }
 
 void Trainer::check_outputs() {
@@ -350,33 +379,25 @@ int Trainer::run() {
   }
   emit_run_start();
   try {
-    check_outputs();
+    on_every_rank(group_, "opening its outputs", [this] { check_outputs(); });
     if (options_.resume_from) resume(*options_.resume_from);
     start_adaptive_r();
     const protocol::TrainConfig& t = config_.train;
     for (int64_t step = step_ + 1; step <= t.steps; ++step) {
-      if (int sig = agreed_stop()) {
-        check_outputs();
-        save(step_);
-        log_.info("stopped by signal " + std::to_string(sig) + " after step " +
-                  std::to_string(step_));
-        finish("cancelled", step_);
-        return 128 + sig;
-      }
+      if (int sig = agreed_stop()) return stop_for(sig);
       if (capture_) capture_->before_step(step);
       train_step(step);
       if (capture_) capture_->after_step(step);
       maybe_evaluate(step, step == t.steps);
-      // Before the checkpoint: a checkpoint past the last recorded step would hide the loss.
-      check_outputs();
       if (t.checkpoint_every > 0 && (step % t.checkpoint_every == 0 || step == t.steps)) {
+        // Outputs first: a checkpoint past the last recorded step would hide the loss.
+        if (int sig = agreed_stop()) return stop_for(sig);
         save(step);
       }
     }
     // Errors that only show when the data reaches the disk (quotas, NFS) fail the run too.
     telemetry_.sync_file();
     log_.sync_file();
-    check_outputs();
     if (agreed_stop() != 0) save(step_);  // a signal during the last step
     finish("completed", step_);
     return 0;

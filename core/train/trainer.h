@@ -61,8 +61,13 @@ class Trainer {
                         double step_ms, PhaseTimes& phases);
   void emit_phases(int64_t step, double step_ms, const PhaseTimes& phases);
   void emit_ranks(int64_t step, int64_t tokens, double step_ms, const PhaseTimes& phases);
-  // The signal that stops the run, agreed by every rank (the highest any rank saw), or 0.
+  // The signal that stops the run, agreed by every rank (the highest any rank saw), or 0; throws
+  // on every rank when one rank's outputs failed (check_outputs).
   int agreed_stop();
+  // A checkpoint of the last step, run_end "cancelled"; returns the exit status 128 + sig.
+  int stop_for(int sig);
+  // Throws InputError when the ranks resumed from different steps.
+  void check_same_step(const std::string& step_dir);
   void start_adaptive_r();  // parallel.adaptive_r "auto" with split experts
   void choose_adaptive_r(int64_t step);
   void record_adaptive_r(int64_t step, double step_ms);

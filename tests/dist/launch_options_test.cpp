@@ -30,6 +30,7 @@ TEST(LaunchOptions, GoodOptionsPass) {
   o.nnodes = 2;
   o.node_rank = 1;
   o.master_port = 29500;
+  o.master_addr = "10.0.0.1";
   EXPECT_EQ(problem(o), "");
 }
 
@@ -54,9 +55,6 @@ TEST(LaunchOptions, EachBadOptionIsNamed) {
   o.grace_s = -1;
   EXPECT_NE(problem(o).find("--grace-s -1"), std::string::npos) << problem(o);
   o = good();
-  o.master_addr = "";
-  EXPECT_EQ(problem(o), "--master-addr is empty");
-  o = good();
   o.nproc_per_node = 1 << 20;
   o.nnodes = 1 << 20;
   o.master_port = 29500;
@@ -70,6 +68,15 @@ TEST(LaunchOptions, SeveralNodesNeedAPort) {
   EXPECT_EQ(problem(o),
             "--master-port is required with --nnodes 2: every node must give its ranks the same "
             "rendezvous port");
+}
+
+TEST(LaunchOptions, SeveralNodesNeedTheMasterAddress) {
+  LaunchOptions o = good();
+  o.nnodes = 2;
+  o.master_port = 29500;
+  EXPECT_EQ(problem(o),
+            "--master-addr is required with --nnodes 2: the host of node 0, which every node's "
+            "ranks can reach");
 }
 
 TEST(LaunchOptions, NothingToRunIsAnError) {

@@ -79,6 +79,25 @@ ProcessResult MoeTrainProcess::wait() {
   return r;
 }
 
+ProcessResult MoeTrainProcess::wait(std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  pid_t done = 0;
+  while ((done = waitpid(pid_, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    usleep(20000);
+  if (done == 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  pid_ = -1;
+  ProcessResult r;
+  r.exit_status = done == 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(io_ / "stdout");
+  r.err = read_file(io_ / "stderr");
+  return r;
+}
+
 ProcessResult run_moe_train(const std::vector<std::string>& args) {
   return MoeTrainProcess(args).wait();
 }

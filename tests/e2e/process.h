@@ -1,5 +1,6 @@
 #pragma once
 // Runs moe-train as a child process and captures its exit status, stdout and stderr.
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ class MoeTrainProcess {
   void signal(int sig);
   // Waits for the exit and returns what the process printed.
   ProcessResult wait();
+  // The same, but a process still running after `limit` is killed: exit_status -1 then.
+  ProcessResult wait(std::chrono::seconds limit);
   // The output so far (the child writes it to files).
   std::string out_so_far() const;
 
