@@ -1,9 +1,11 @@
 #include "dist/process_group.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #define USE_C10D_GLOO 1
@@ -83,6 +85,8 @@ struct ProcessGroup::Impl {
   std::shared_ptr<Heartbeat> heartbeat = std::make_shared<Heartbeat>();
   std::thread beat;
   std::atomic<bool> broken{false};  // a collective failed: peers may be gone
+  bool store_unreachable = false;   // a store call did not come back (silent_ranks)
+  std::vector<std::string> rank_hosts;
 
   ~Impl() {
     {
@@ -209,6 +213,10 @@ ProcessGroup::ProcessGroup(const RankLayout& layout, const std::string& backend,
   impl_->beat = std::thread(keep_beating, impl_->heartbeat, impl_->beat_store, layout.rank);
 }
 
+void ProcessGroup::name_hosts(std::vector<std::string> hosts) {
+  impl_->rank_hosts = std::move(hosts);
+}
+
 const std::string& ProcessGroup::gloo_address() const {
   return impl_->gloo_address;
 }
@@ -225,30 +233,72 @@ ProcessGroup::~ProcessGroup() {
   }
 }
 
+namespace {
+
+// The heartbeat counters of every rank, read on a thread of its own and waited for at most
+// `limit`: a store call to a host whose link is gone blocks in recv() for as long as TCP
+// retransmits (many minutes). Past the limit, or when the store fails, nullopt; a thread still
+// blocked is left behind (it owns what it uses).
+std::optional<std::vector<int64_t>> beats_within(const c10::intrusive_ptr<c10d::TCPStore>& store,
+                                                 int64_t world, std::chrono::milliseconds limit) {
+  struct Answer {
+    std::mutex mutex;
+    std::condition_variable ready;
+    bool done = false;
+    std::optional<std::vector<int64_t>> beats;
+  };
+  auto answer = std::make_shared<Answer>();
+  std::thread([answer, store, world] {
+    std::optional<std::vector<int64_t>> beats;
+    try {
+      std::vector<int64_t> read;
+      for (int64_t q = 0; q < world; ++q) read.push_back(store->add(beat_key(q), 0));
+      beats = std::move(read);
+    } catch (const std::exception&) {
+    }
+    std::lock_guard<std::mutex> lock(answer->mutex);
+    answer->beats = std::move(beats);
+    answer->done = true;
+    answer->ready.notify_all();
+  }).detach();
+  std::unique_lock<std::mutex> lock(answer->mutex);
+  if (!answer->ready.wait_for(lock, limit, [&] { return answer->done; })) return std::nullopt;
+  return answer->beats;
+}
+
+}  // namespace
+
 std::string ProcessGroup::silent_ranks() {
   if (is_single()) return "";
-  const auto counters = [&] {
-    std::vector<int64_t> beats;
-    for (int64_t q = 0; q < world_size(); ++q) beats.push_back(impl_->store->add(beat_key(q), 0));
-    return beats;
-  };
-  std::vector<int64_t> before, after;
-  try {
-    before = counters();
-    std::this_thread::sleep_for(4 * kBeatInterval);
-    after = counters();
-  } catch (const std::exception&) {
-    return "rank 0 is gone (its rendezvous store at " + layout_.master_addr + ":" +
-           std::to_string(layout_.master_port) + " does not answer)";
+  const std::string gone = "rank 0 is gone or out of reach (its rendezvous store at " +
+                           layout_.master_addr + ":" + std::to_string(layout_.master_port) +
+                           " does not answer)";
+  // A store client left blocked by an earlier call must not be used again.
+  if (impl_->store_unreachable) return gone;
+  const auto limit = 4 * kBeatInterval;
+  const auto before = beats_within(impl_->store, world_size(), limit);
+  if (before) std::this_thread::sleep_for(4 * kBeatInterval);
+  const auto after = before ? beats_within(impl_->store, world_size(), limit) : std::nullopt;
+  if (!before || !after) {
+    impl_->store_unreachable = true;
+    return gone;
   }
   std::string silent;
+  std::vector<std::string> hosts;  // of the silent ranks, once each
   for (int64_t q = 0; q < world_size(); ++q) {
-    if (q == rank() || after[q] != before[q]) continue;
+    if (q == rank() || (*after)[q] != (*before)[q]) continue;
     silent += (silent.empty() ? "" : ", ") + std::to_string(q);
+    const auto& known = impl_->rank_hosts;
+    if (q < static_cast<int64_t>(known.size()) &&
+        std::find(hosts.begin(), hosts.end(), known[q]) == hosts.end())
+      hosts.push_back(known[q]);
   }
   if (silent.empty()) return "every rank is still alive (one was slower than the time-out)";
+  std::string on;
+  for (const auto& h : hosts) on += (on.empty() ? "" : ", ") + h;
+  if (!on.empty()) on = (hosts.size() == 1 ? ", on host " : ", on hosts ") + on;
   return (silent.find(',') == std::string::npos ? "rank " : "ranks ") + silent +
-         " stopped responding (died or stalled)";
+         " stopped responding (died or stalled)" + on;
 }
 
 PendingWork ProcessGroup::started(std::shared_ptr<void> work, const char* op) {

@@ -77,6 +77,8 @@ class ProcessGroup {
   // A string from `root` to every rank (the run directory's path, decided by rank 0).
   std::string broadcast_string(const std::string& value, int64_t root);
 
+  // Each rank's host, by rank, for the errors of silent_ranks().
+  void name_hosts(std::vector<std::string> hosts);
   // After a failed collective: which ranks stopped beating (every rank bumps a counter in the
   // rendezvous store twice a second), as a sentence for the error.
   std::string silent_ranks();

@@ -107,6 +107,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
                        group_.rank(), group_.world_size()),
       device_);
   hosts_ = gather_hosts(group_, host_name());
+  group_.name_hosts(hosts_);
   amp_ = config_.train.amp && config_.train.dtype == "float32";
   if (config_.train.dtype == "float16") scaler_.emplace();
   if (config_.telemetry.capture_every > 0) {
