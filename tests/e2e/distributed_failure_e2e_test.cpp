@@ -1,10 +1,11 @@
-// Multi-rank runs that are stopped: a rank killed mid-run, SIGINT to the launcher, and a run
-// checkpointed on 4 ranks resumed on 2 and on 1.
+// Multi-rank runs that are stopped: a rank killed mid-run, a checkpoint rank 0 cannot write,
+// SIGINT and SIGHUP to the launcher, and a run checkpointed on 4 ranks resumed on 2 and on 1.
 #include <gtest/gtest.h>
 
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "distributed_fixtures.h"
 
@@ -48,6 +49,36 @@ TEST(DistributedFailure, KilledRankStopsTheRunAndIsNamed) {
   EXPECT_EQ(events.back()["status"], "failed");
 }
 
+// Only rank 0 writes checkpoints: when it cannot, every rank stops at once with rank 0's error,
+// instead of waiting out parallel.timeout_s in the next collective.
+TEST(DistributedFailure, ACheckpointRankZeroCannotWriteStopsEveryRankAtOnce) {
+  TempDir dir;
+  const std::string run = dir.file("run");
+  auto config = long_run(2);
+  config["parallel"]["timeout_s"] = 300;
+  config["train"]["checkpoint_every"] = 5;
+  MoeTrainProcess launcher(
+      launch_args(2, {"run", "--config", write_config(dir, "c.json", config), "--run-dir", run}));
+  ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 1));
+  // A file where the checkpoints go: the next save fails on rank 0 alone.
+  fs::remove_all(run + "/checkpoints");
+  std::ofstream(run + "/checkpoints") << "not a directory";
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = launcher.wait(std::chrono::seconds(120));
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 60) << "the ranks waited for the time-out";
+  EXPECT_EQ(result.exit_status, 1) << result.err;
+  const std::string rank1 = read_file(run + "/stderr.rank1.log");
+  EXPECT_NE(rank1.find("rank 0 failed while writing the checkpoint of step 5"), std::string::npos)
+      << rank1;
+  const auto events = events_of(result.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["status"], "failed");
+  EXPECT_NE(events.back()["error"].get<std::string>().find("checkpoints"), std::string::npos)
+      << events.back();
+}
+
 TEST(DistributedFailure, SigintStopsEveryRankAtOneStepWithOneCheckpoint) {
   TempDir dir;
   const std::string run = dir.file("run");
@@ -76,6 +107,24 @@ TEST(DistributedFailure, SigintStopsEveryRankAtOneStepWithOneCheckpoint) {
   const auto losses = step_losses(events_of(resumed.out));
   ASSERT_EQ(losses.size(), 2u);
   EXPECT_EQ(losses.begin()->first, steps + 1);
+}
+
+// A dropped SSH session sends SIGHUP: the run stops as for Ctrl-C, with a checkpoint.
+TEST(DistributedFailure, SighupStopsTheRunWithACheckpoint) {
+  TempDir dir;
+  const std::string run = dir.file("run");
+  MoeTrainProcess launcher(launch_args(
+      2, {"run", "--config", write_config(dir, "c.json", long_run(2)), "--run-dir", run}));
+  ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 2));
+  launcher.signal(SIGHUP);
+  const auto result = launcher.wait(std::chrono::seconds(120));
+  EXPECT_EQ(result.exit_status, 128 + SIGHUP) << result.err;
+  const auto events = events_of(result.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["status"], "cancelled");
+  const auto checkpoints = events_of_type(events, "checkpoint");
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_EQ(checkpoints[0]["step"], events.back()["steps"]);
 }
 
 TEST(DistributedFailure, CheckpointOnFourRanksResumesOnTwoAndOnOne) {
