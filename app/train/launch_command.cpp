@@ -33,6 +33,9 @@ Command add_launch_command(CLI::App& app) {
                   "Its port (default: a free one; required with --nnodes > 1)");
   cmd->add_option("--grace-s", options->grace_s,
                   "After a rank fails or a stop: seconds from SIGTERM to SIGKILL (default 30)");
+  cmd->add_option("--max-restarts", options->max_restarts,
+                  "After a rank fails: start every rank again from the last checkpoint, up to N "
+                  "times (default 0)");
   cmd->add_option("command", options->args, "Each rank's moe-train command, after --");
   return [=]() {
     if (cmd->count("--master-port") && (*port < 1 || *port > 65535))

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "config_input.h"
+#include "dist/launch_note.h"
 #include "dist/process_group.h"
 #include "protocol/config_overrides.h"
 #include "protocol/telemetry_writer.h"
@@ -54,17 +55,50 @@ RunDirectory new_run_directory(const RunOptions& o, const protocol::RunConfig& c
 }
 
 // Rank 0 picks the checkpoint to resume from and tells the others: each rank's own listing of
-// the directory (a stale one on another node) could name another step.
-std::string chosen_checkpoint(const RunOptions& o, const RunDirectory& dir,
-                              dist::ProcessGroup& group) {
+// the directory (a stale one on another node) could name another step. "" when there is none.
+std::string agreed_latest_checkpoint(const RunDirectory& dir, dist::ProcessGroup& group) {
   std::string path;
   if (group.rank() == 0) path = latest_checkpoint(dir.checkpoints()).value_or("");
-  path = group.broadcast_string(path, 0);
+  return group.broadcast_string(path, 0);
+}
+
+std::string chosen_checkpoint(const RunOptions& o, const RunDirectory& dir,
+                              dist::ProcessGroup& group) {
+  const std::string path = agreed_latest_checkpoint(dir, group);
   if (path.empty()) {
     throw InputError("--resume " + o.resume + ": no complete checkpoint in " + dir.checkpoints() +
                      " (set train.checkpoint_every to make them)");
   }
   return path;
+}
+
+// Under `moe-train launch --max-restarts`: which start of the ranks this is (MOE_RESTART) and the
+// file where rank 0 notes its run directory (MOE_LAUNCH_NOTE).
+struct LaunchRestart {
+  int64_t count = 0;
+  std::string note;
+};
+
+LaunchRestart launch_restart() {
+  LaunchRestart r;
+  if (const char* note = std::getenv("MOE_LAUNCH_NOTE")) r.note = note;
+  const char* count = std::getenv("MOE_RESTART");
+  if (!count || !*count) return r;
+  char* end = nullptr;
+  const long long n = std::strtoll(count, &end, 10);
+  if (*end != '\0' || n < 0)
+    throw InputError(std::string("MOE_RESTART=") + count + ": not a whole number >= 0");
+  r.count = n;
+  return r;
+}
+
+// A restarted `run --config`: the run directory rank 0 noted before the failure, or "" when the
+// failure came before it had one.
+std::string restarted_run_directory(const LaunchRestart& restart, dist::ProcessGroup& group) {
+  std::string path;
+  if (group.rank() == 0 && restart.count > 0 && !restart.note.empty())
+    path = dist::read_launch_note(restart.note);
+  return group.broadcast_string(path, 0);
 }
 
 std::string rank_stderr_log(const RunDirectory& dir, const dist::ProcessGroup& group) {
@@ -94,10 +128,17 @@ int run_training(const RunOptions& o) {
   dist::ProcessGroup group(
       layout, config.parallel.backend,
       std::chrono::milliseconds(static_cast<int64_t>(config.parallel.timeout_s * 1000.0)));
+  const LaunchRestart restart = launch_restart();
   if (resuming) {
     checkpoint = chosen_checkpoint(o, dir, group);
+  } else if (const std::string again = restarted_run_directory(restart, group); !again.empty()) {
+    // The same run goes on from its last checkpoint (from the start when it made none).
+    dir = existing_run_directory(again);
+    const std::string path = agreed_latest_checkpoint(dir, group);
+    if (!path.empty()) checkpoint = path;
   } else {
     dir = new_run_directory(o, config, group);
+    if (group.rank() == 0 && !restart.note.empty()) dist::write_launch_note(restart.note, dir.path);
   }
 
   // Rank 0 speaks for the run (stdout, metrics.jsonl); every rank keeps its own stderr log.
@@ -105,7 +146,7 @@ int run_training(const RunOptions& o) {
   protocol::TelemetryWriter telemetry(speaks ? &std::cout : nullptr,
                                       speaks ? dir.metrics() : std::string());
   RunLog log(speaks ? &telemetry : nullptr, rank_stderr_log(dir, group));
-  TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}};
+  TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}, restart.count};
   // A resumed run's overrides replace config.json only once the checkpoint fits them: a --set
   // that does not fit must not spoil the next plain --resume.
   if (resuming && !o.overrides.empty() && speaks) {

@@ -31,6 +31,10 @@ class LaunchSupervisor {
   void signal_all(int sig);
   // For an error of the launcher itself: SIGKILL to every rank, then reaps them.
   void kill_all_and_wait();
+  // After run(): whether a rank failed while no stop was asked for (a restart may follow), and
+  // whether a stop was asked for.
+  bool failed() const { return failed_.has_value(); }
+  bool stopped() const { return stop_signal_ != 0; }
 
  private:
   void on_signal(int sig);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 
+#include "dist/launch_note.h"
 #include "dist/launch_port.h"
 #include "dist/launch_rank.h"
 #include "dist/launch_supervisor.h"
@@ -23,27 +24,41 @@ std::string master_address(const LaunchOptions& o) {
 }
 
 // torchrun's variables for one rank, and MOE_LAUNCHED to say who set them.
-std::vector<std::string> rank_variables(const LaunchOptions& o, int port, int64_t local_rank) {
+// MOE_RESTART (and torchrun's TORCHELASTIC_RESTART_COUNT): how many times the ranks were started
+// again; MOE_LAUNCH_NOTE: a file of this launch where rank 0 notes its run directory, so that a
+// restarted `run --config` continues that run instead of starting another.
+struct Attempt {
+  int64_t restart = 0;
+  std::string note;  // empty without --max-restarts
+};
+
+std::vector<std::string> rank_variables(const LaunchOptions& o, int port, int64_t local_rank,
+                                        const Attempt& attempt) {
   const auto str = [](int64_t v) { return std::to_string(v); };
-  return {"RANK=" + str(o.node_rank * o.nproc_per_node + local_rank),
-          "WORLD_SIZE=" + str(o.nnodes * o.nproc_per_node),
-          "LOCAL_RANK=" + str(local_rank),
-          "LOCAL_WORLD_SIZE=" + str(o.nproc_per_node),
-          "MASTER_ADDR=" + master_address(o),
-          "MASTER_PORT=" + str(port),
-          "MOE_LAUNCHED=1"};
+  std::vector<std::string> vars{"RANK=" + str(o.node_rank * o.nproc_per_node + local_rank),
+                                "WORLD_SIZE=" + str(o.nnodes * o.nproc_per_node),
+                                "LOCAL_RANK=" + str(local_rank),
+                                "LOCAL_WORLD_SIZE=" + str(o.nproc_per_node),
+                                "MASTER_ADDR=" + master_address(o),
+                                "MASTER_PORT=" + str(port),
+                                "MOE_LAUNCHED=1",
+                                "MOE_RESTART=" + str(attempt.restart),
+                                "TORCHELASTIC_RESTART_COUNT=" + str(attempt.restart)};
+  if (!attempt.note.empty()) vars.push_back("MOE_LAUNCH_NOTE=" + attempt.note);
+  return vars;
 }
 
 // Starts every rank of this node; if one cannot be started, kills and reaps those that were.
-std::vector<WatchedRank> start_ranks(const LaunchOptions& o, int port) {
+std::vector<WatchedRank> start_ranks(const LaunchOptions& o, int port, const Attempt& attempt) {
   std::vector<WatchedRank> ranks;
   try {
     for (int64_t local = 0; local < o.nproc_per_node; ++local) {
       WatchedRank r;
       r.rank = o.node_rank * o.nproc_per_node + local;
       const bool own_output = r.rank != 0;
-      StartedRank started = start_rank(
-          {o.executable, o.args, environment_with(rank_variables(o, port, local)), own_output});
+      StartedRank started =
+          start_rank({o.executable, o.args,
+                      environment_with(rank_variables(o, port, local, attempt)), own_output});
       r.pid = started.pid;
       const std::string prefix = "[rank " + std::to_string(r.rank) + "] ";
       for (int fd : {started.out_fd, started.err_fd})
@@ -81,6 +96,8 @@ void check_launch_options(const LaunchOptions& o) {
                       ": the host of node 0, which every node's ranks can reach");
   if (!std::isfinite(o.grace_s) || o.grace_s < 0 || o.grace_s > 86400)
     bad("--grace-s", std::to_string(o.grace_s), "must be from 0 to 86400 seconds");
+  if (o.max_restarts < 0 || o.max_restarts > 1000)
+    bad("--max-restarts", str(o.max_restarts), "must be from 0 to 1000");
   if (o.executable.empty()) throw LaunchError("no program for the ranks to run");
   if (o.args.empty())
     throw LaunchError(
@@ -93,12 +110,23 @@ int launch(const LaunchOptions& options) {
   const int port =
       options.master_port ? options.master_port : free_port_on(master_address(options));
   LaunchSignals signals;  // before the first fork, so no rank's end goes unnoticed
-  LaunchSupervisor supervisor(start_ranks(options, port), options.grace_s);
-  try {
-    return supervisor.run(signals);
-  } catch (...) {
-    supervisor.kill_all_and_wait();
-    throw;
+  LaunchNote note(options.max_restarts > 0);
+  for (Attempt attempt{0, note.path()};; ++attempt.restart) {
+    LaunchSupervisor supervisor(start_ranks(options, port, attempt), options.grace_s);
+    int status = 0;
+    try {
+      status = supervisor.run(signals);
+    } catch (...) {
+      supervisor.kill_all_and_wait();
+      throw;
+    }
+    if (!supervisor.failed() || supervisor.stopped() || attempt.restart >= options.max_restarts)
+      return status;
+    write_all(STDERR_FILENO,
+              "moe-train launch: restarting every rank from the last checkpoint "
+              "(restart " +
+                  std::to_string(attempt.restart + 1) + " of " +
+                  std::to_string(options.max_restarts) + ")\n");
   }
 }
 

@@ -21,14 +21,19 @@ struct LaunchOptions {
   int64_t nproc_per_node = 1, nnodes = 1, node_rank = 0;
   std::string master_addr;  // empty: 127.0.0.1, with one node only
   int master_port = 0;      // 0: a free port on master_addr, picked here (one node only)
-  double grace_s =
-      30;  // after a failure or a stop: seconds from SIGTERM (the stop's signal) to SIGKILL
+  // After a failure or a stop: seconds from SIGTERM (or the stop's signal) to SIGKILL.
+  double grace_s = 30;
+  // After a rank failure: start every rank again (from the run's last checkpoint) up to this
+  // many times, as torchrun's --max-restarts.
+  int64_t max_restarts = 0;
 };
 
 // Throws LaunchError naming the option (--nproc-per-node, --node-rank, ...).
 void check_launch_options(const LaunchOptions& options);
 
 // Runs the ranks to their end and returns the launch's exit status: 0 when every rank exits 0;
+// with max_restarts, a failure starts them all again (MOE_RESTART=k, the k-th restart) and the
+// status is the last attempt's;
 // the first failing rank's status (128 + signal when a signal killed it) when one fails while no
 // stop was asked for; after SIGINT, SIGTERM or SIGHUP reached the launcher, the status of the
 // first rank that did not end as stopped by it, else the first local rank's (128 + the signal).

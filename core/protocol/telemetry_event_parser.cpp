@@ -73,6 +73,8 @@ std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, Eve
     }
     if (j.contains("expert_parameters")) e.expert_parameters = f.integer("expert_parameters");
     if (j.contains("dense_parameters")) e.dense_parameters = f.integer("dense_parameters");
+    if (j.contains("resumed_step")) e.resumed_step = f.integer("resumed_step");
+    if (j.contains("restart")) e.restart = f.integer("restart");
     if (const json* config = f.find("config")) {
       if (!config->is_object()) {
         f.fail("config", "an object", *config);

@@ -22,6 +22,8 @@ nlohmann::json to_json(const RunStartEvent& e) {
   j["torch_version"] = e.torch_version;
   if (e.expert_parameters) j["expert_parameters"] = *e.expert_parameters;
   if (e.dense_parameters) j["dense_parameters"] = *e.dense_parameters;
+  if (e.resumed_step) j["resumed_step"] = *e.resumed_step;
+  if (e.restart > 0) j["restart"] = e.restart;
   return j;
 }
 

@@ -30,6 +30,10 @@ struct RunStartEvent {
   std::string device, host, engine_version, torch_version;
   // The model's parameter count, inside the experts and outside (written when known).
   std::optional<int64_t> expert_parameters, dense_parameters;
+  // A resumed or restarted run: the checkpoint step it continues after (written when resuming).
+  std::optional<int64_t> resumed_step;
+  // moe-train launch --max-restarts: how many times the ranks were started again (written > 0).
+  int64_t restart = 0;
 };
 
 struct StepEvent {

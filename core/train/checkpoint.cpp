@@ -41,6 +41,16 @@ std::optional<int64_t> step_of(const fs::path& dir) {
   return std::stoll(digits);
 }
 
+}  // namespace
+
+std::optional<int64_t> checkpoint_step(const std::string& step_dir) {
+  fs::path dir(step_dir);
+  if (dir.filename().empty()) dir = dir.parent_path();  // "…/step-3/"
+  return step_of(dir);
+}
+
+namespace {
+
 // Step directories, newest first.
 std::vector<std::pair<int64_t, fs::path>> step_dirs(const fs::path& root) {
   std::vector<std::pair<int64_t, fs::path>> dirs;

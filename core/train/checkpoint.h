@@ -37,6 +37,9 @@ std::string save_checkpoint(const std::string& checkpoints_dir, int64_t step,
 // of an interrupted save are ignored.
 std::optional<std::string> latest_checkpoint(const std::string& checkpoints_dir);
 
+// n for a step directory named step-<n> (its last path component), else nullopt.
+std::optional<int64_t> checkpoint_step(const std::string& step_dir);
+
 // Reads a step directory. io::SafetensorsError or std::runtime_error (naming the file) when a part
 // is missing or damaged.
 Checkpoint load_checkpoint(const std::string& step_dir);

@@ -133,6 +133,8 @@ void Trainer::emit_run_start() {
   const model::ParameterCounts& counts = counts_;
   e.expert_parameters = counts.experts;
   e.dense_parameters = counts.dense;
+  e.restart = options_.restart;
+  if (options_.resume_from) e.resumed_step = checkpoint_step(*options_.resume_from);
   telemetry_.write_event(e);
   log_.info("run directory " + dir_.path);
   const size_t layers = model_->moe_layers().size();

@@ -33,6 +33,7 @@ struct TrainerOptions {
   std::string engine_version;
   std::optional<std::string> resume_from;  // a checkpoint step directory
   std::function<void()> on_resumed;        // called once resume_from has been loaded, if set
+  int64_t restart = 0;                     // moe-train launch's MOE_RESTART (run_start's restart)
 };
 
 // The ranks of one run: rank 0 writes the telemetry and the checkpoints, every rank trains its

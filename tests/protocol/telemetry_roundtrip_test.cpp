@@ -36,6 +36,8 @@ std::vector<TelemetryEvent> all_events() {
   start.torch_version = "1.13.1";
   start.expert_parameters = 1 << 20;
   start.dense_parameters = 4096;
+  start.resumed_step = 40;
+  start.restart = 2;
 
   StepEvent step;
   step.t = 1.5;
