@@ -19,6 +19,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.h
   ${CMAKE_CURRENT_LIST_DIR}/plan_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plan_check.h
+  ${CMAKE_CURRENT_LIST_DIR}/restart_markers.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/restart_markers.h
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/routing_collapse.cpp

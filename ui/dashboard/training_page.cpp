@@ -4,6 +4,7 @@
 
 #include <limits>
 #include "dashboard/capture_markers.h"
+#include "dashboard/restart_markers.h"
 #include "telemetry/run_series.h"
 
 #include "widgets/plot_export.h"
@@ -26,6 +27,7 @@ TrainingPage::TrainingPage(PlotSync* sync, QWidget* parent) : QWidget(parent) {
   eval_ = loss_->addCurve(tr("eval loss"), QPen(seriesColor(3), 2), true);
   loss_->setListedOnlyWithRows(eval_);  // most runs have no evals: no legend entry for none
   captures_ = new CaptureMarkers(loss_);
+  restarts_ = new RestartMarkers(loss_);
   aux_ = addPlot(tr("auxiliary losses"), "aux-z-loss");
   aux_curve_ = aux_->addCurve(tr("aux loss"), QPen(seriesColor(1), 1.5));
   z_curve_ = aux_->addCurve(tr("z-loss"), QPen(seriesColor(4), 1.5));
@@ -100,6 +102,7 @@ void TrainingPage::apply(const RunSnapshot& delta) {
   accuracy_->setRows(0, accuracy);
   showAccuracy(!accuracy.step.isEmpty());
   captures_->show(delta.captures);
+  restarts_->show(delta.restarts);
   // The synced x-range is the last fitted plot's: the evals start late, so theirs goes first.
   accuracy_->refreshView();
   for (TimeSeriesPlot* plot : plots_)

@@ -2,7 +2,8 @@
 // The dashboard's training page: loss (raw, smoothed, eval), aux and z-loss, learning rate,
 // gradient norm, tokens/s and step time, one TimeSeriesPlot each, zoomed together; and eval
 // accuracy beside the gradient norm once the run's evals report one (a classifier). The loss plot
-// marks the steps telemetry.capture_every captured (CaptureMarkers).
+// marks the steps telemetry.capture_every captured (CaptureMarkers) and where the run started
+// again (RestartMarkers: a resume, a restart after a failure).
 //
 // It keeps its curves in step with the run from RunSeries::changesSince deltas: a frame costs
 // the new rows only. The smoothed loss is recomputed from the raw rows when the weight changes
@@ -19,6 +20,7 @@
 namespace moe::ui {
 
 class CaptureMarkers;
+class RestartMarkers;
 class PlotSync;
 
 class TrainingPage : public QWidget {
@@ -35,6 +37,7 @@ class TrainingPage : public QWidget {
   TimeSeriesPlot* lossPlot() const { return loss_; }
   TimeSeriesPlot* accuracyPlot() const { return accuracy_; }    // hidden until an eval has one
   CaptureMarkers* captureMarkers() const { return captures_; }  // on the loss plot
+  RestartMarkers* restartMarkers() const { return restarts_; }  // on the loss plot
 
  private:
   TimeSeriesPlot* addPlot(const QString& y_label, const QString& export_name);
@@ -45,6 +48,7 @@ class TrainingPage : public QWidget {
   TimeSeriesPlot *loss_, *aux_, *lr_, *grad_, *speed_, *step_time_, *accuracy_;
   class QGridLayout* grid_;
   CaptureMarkers* captures_;
+  RestartMarkers* restarts_;
   int raw_ = 0, smooth_ = 0, eval_ = 0, aux_curve_ = 0, z_curve_ = 0;
   EmaSmoother smoother_{0.9};
   // The step and time column every per-step curve shares (not the evals'): one copy, not eight.

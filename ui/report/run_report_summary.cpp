@@ -58,7 +58,13 @@ QDateTime startFromRunId(const QString& run_id) {
 // How long the run took, noting when that is only its latest attempt.
 QString runTimeText(const RunReport& r) {
   QString time = durationText(r.runSeconds());
-  if (r.info.resumes > 0)
+  if (r.info.resumes > 0 && r.info.restarts > 0)
+    time += QObject::tr(
+                " (the latest of %1 attempts; every rank was restarted %2 time(s) after "
+                "failures)")
+                .arg(r.info.resumes + 1)
+                .arg(r.info.restarts);
+  else if (r.info.resumes > 0)
     time +=
         QObject::tr(" (the latest of %1 attempts; the run was resumed)").arg(r.info.resumes + 1);
   return time;

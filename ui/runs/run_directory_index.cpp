@@ -185,6 +185,7 @@ RunRecord summarizeSeries(const RunSeries& series, const QString& run_dir, bool 
     r.host = QString::fromStdString(info.host);
     r.device = QString::fromStdString(info.device);
     r.world_size = info.world_size;
+    r.restarts = info.restarts;
   }
   const StepColumns steps = series.steps();
   fillStepMetrics(&r, steps);

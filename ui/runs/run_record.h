@@ -44,6 +44,7 @@ struct RunRecord {
   QString config_hash;  // SHA-256 hex of config.dump() (sorted keys); empty when no config
   QString run_dir;      // absolute and canonical: the store's key
   std::optional<int64_t> steps_done, total_steps;  // total: train.steps
+  int64_t restarts = 0;  // times every rank was started again after a failure (--max-restarts)
 
   // Metrics. "last" is the newest finite value, so a diverged run still shows where it was.
   std::optional<double> loss_last, loss_min, loss_max;

@@ -41,7 +41,8 @@ constexpr Column kColumns[] = {
     {"step_ms_last", "REAL"},
     {"metrics_modified", "INTEGER"},
     {"metrics_size", "INTEGER"},
-    {"target", "TEXT"},  // added in a later release: see migrationStatements()
+    {"target", "TEXT"},       // added in a later release: see migrationStatements()
+    {"restarts", "INTEGER"},  // likewise
 };
 
 QVariant nullable(const std::optional<double>& v) {
@@ -141,6 +142,7 @@ void bind(QSqlQuery& q, const RunRecord& r) {
   q.bindValue(QStringLiteral(":metrics_modified"), nullable(r.metrics_modified));
   q.bindValue(QStringLiteral(":metrics_size"), nullable(r.metrics_size));
   q.bindValue(QStringLiteral(":target"), r.target);
+  q.bindValue(QStringLiteral(":restarts"), static_cast<qlonglong>(r.restarts));
 }
 
 RunRecord read(const QSqlQuery& q) {
@@ -172,6 +174,7 @@ RunRecord read(const QSqlQuery& q) {
   r.step_ms_last = readDouble(q, "step_ms_last");
   r.metrics_modified = readTime(q, "metrics_modified");
   r.metrics_size = readInt(q, "metrics_size");
+  r.restarts = readInt(q, "restarts").value_or(0);  // NULL in rows of an older MoE Studio
   // NULL in rows an older MoE Studio wrote: only local runs were known then.
   const QString target = readText(q, "target");
   r.target = target.isEmpty() ? RunRecord::kLocalTarget : target;

@@ -242,8 +242,14 @@ QVariant RunsTableModel::toolTip(const RunRecord& r, int column) const {
   switch (column) {
     case kName:
       return r.id;
-    case kStatus:
-      return r.error.isEmpty() ? QVariant() : QVariant(r.error);
+    case kStatus: {
+      QString tip = r.error;
+      if (r.restarts > 0)
+        tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) +
+               tr("Every rank was started again %n time(s) after a failure", nullptr,
+                  static_cast<int>(r.restarts));
+      return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
     case kConfigHash:
       return r.config_hash.isEmpty() ? QVariant() : QVariant(r.config_hash);
     case kDirectory:

@@ -73,6 +73,7 @@ void RunSeries::clear() {
   evals_.clear();
   checkpoints_.clear();
   ranks_.clear();
+  restarts_.clear();
   adaptive_r_.clear();
   captures_.clear();
   logs_.clear();
@@ -88,6 +89,8 @@ void RunSeries::clear() {
 void RunSeries::take(protocol::RunStartEvent& e, uint64_t version) {
   run_start_version_ = version;
   const int resumes = info_.started ? info_.resumes + 1 : 0;
+  if (info_.started) restarts_.push_back({e.t, e.resumed_step.value_or(0), e.restart});
+  info_.restarts = e.restart;
   info_.started = true;
   info_.resumes = resumes;
   info_.t = e.t;

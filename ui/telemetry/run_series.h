@@ -128,6 +128,7 @@ class RunSeries {
   std::vector<protocol::EvalEvent> evals_;
   std::vector<protocol::CheckpointEvent> checkpoints_;
   detail::RankStore ranks_;
+  std::vector<RunRestart> restarts_;
   std::vector<protocol::AdaptiveREvent> adaptive_r_;
   std::vector<protocol::CaptureEvent> captures_;
   std::deque<std::pair<uint64_t, protocol::LogEvent>> logs_;  // with the version that added it

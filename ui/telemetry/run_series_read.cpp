@@ -68,6 +68,7 @@ RunSnapshot RunSeries::changesSince(uint64_t version) const {
 
 void RunSeries::fillSmallRecords(RunSnapshot* out) const {
   out->info = info_;
+  out->restarts = restarts_;
   out->adaptive_r = adaptive_r_;
   out->captures = captures_;
   out->evals = evals_;
@@ -228,6 +229,7 @@ RunSeriesStats RunSeries::statsLocked() const {
   for (const auto& [v, line] : logs_) s.bytes += sizeof(line) + 16 + line.msg.capacity();
   s.bytes += evals_.capacity() * sizeof(protocol::EvalEvent) +
              checkpoints_.capacity() * sizeof(protocol::CheckpointEvent) +
+             restarts_.capacity() * sizeof(RunRestart) +
              adaptive_r_.capacity() * sizeof(protocol::AdaptiveREvent) +
              captures_.capacity() * sizeof(protocol::CaptureEvent);
   return s;

@@ -29,7 +29,16 @@ struct RunInfo {
   int64_t world_size = 1;
   std::string device, host, engine_version, torch_version;
   std::optional<int64_t> expert_parameters, dense_parameters;
-  int resumes = 0;  // run_start events after the first one
+  int resumes = 0;       // run_start events after the first one
+  int64_t restarts = 0;  // the latest run_start's restart: moe-train launch --max-restarts
+};
+
+// A later start of the run (a resume, or a restart after a failure): when, and the checkpoint
+// step it went on from.
+struct RunRestart {
+  double t = 0;
+  int64_t step = 0;
+  int64_t restart = 0;  // 0 for a resume by hand
 };
 
 // Every `step` event. Steps and token counts are held as doubles (exact below 2^53) so that every
@@ -167,8 +176,8 @@ struct RunSeriesStats {
 // A consistent copy, taken under one lock. From RunSeries::snapshot: every series within a step
 // range. From RunSeries::changesSince: only what changed after a version; each series' rows then
 // replace the reader's rows from its replace_from on, and layers lists only the layers that
-// changed. The small records (info, adaptive_r, captures, evals, checkpoints, run_end) are always
-// complete.
+// changed. The small records (info, restarts, adaptive_r, captures, evals, checkpoints, run_end)
+// are always complete.
 struct RunSnapshot {
   uint64_t version = 0;
   bool reset = false;  // the reader must drop everything it holds first (first read, clear())
@@ -177,6 +186,7 @@ struct RunSnapshot {
   std::vector<LayerColumns> layers;
   PhaseColumns phases;
   RankColumns ranks;
+  std::vector<RunRestart> restarts;                    // every run_start after the first
   std::vector<protocol::AdaptiveREvent> adaptive_r;    // by step
   std::vector<protocol::CaptureEvent> captures;        // by step, then layer
   std::vector<protocol::EvalEvent> evals;              // by step

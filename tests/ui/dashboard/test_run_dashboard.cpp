@@ -11,6 +11,7 @@
 
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
+#include "dashboard/restart_markers.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
 #include "dashboard/training_page.h"
@@ -171,6 +172,56 @@ class TestRunDashboard : public QObject {
     QVERIFY(sameValues(loss->rows(0).value, asStored({steps.loss.begin(), steps.loss.end()})));
     QVERIFY(sameValues(loss->rows(1).value, asStored(smoothed(loss->rows(0).value, 0.9))));
     QVERIFY(dashboard->findChild<QLabel*>("runState")->text().startsWith("Failed"));
+  }
+
+  // moe-train launch --max-restarts started every rank again twice, and the run was resumed by
+  // hand once: a marker on the loss plot at each checkpoint step it went on from.
+  void restartsAndResumesAreMarkedOnTheLossPlot() {
+    QTemporaryDir dir;
+    QFile file(dir.path() + "/metrics.jsonl");
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const auto start = [&](const QString& extra) {
+      file.write(R"({"v":1,"type":"run_start","t":0,"run_id":"restarts","config":{"train":)"
+                 R"({"steps":40}},"world_size":2,"device":"cpu","host":"box",)"
+                 R"("engine_version":"0","torch_version":"0")" +
+                 extra.toUtf8() + "}\n");
+    };
+    const auto steps = [&](int from, int to) {
+      for (int step = from; step <= to; ++step)
+        file.write(QString(R"({"v":1,"type":"step","t":%1,"step":%2,"loss":%3,"task_loss":1,)"
+                           R"("aux_loss":1,"z_loss":0,"lr":0.001,"grad_norm":1,"tokens":64,)"
+                           R"("tokens_per_s":128,"step_ms":500})")
+                       .arg(step * 0.5)
+                       .arg(step)
+                       .arg(3.0 / step)
+                       .toUtf8() +
+                   "\n");
+    };
+    start("");
+    steps(1, 13);
+    start(R"(,"resumed_step":10,"restart":1)");
+    steps(11, 24);
+    start(R"(,"resumed_step":20,"restart":2)");
+    steps(21, 30);
+    start(R"(,"resumed_step":30)");
+    steps(31, 40);
+    file.write(R"({"v":1,"type":"run_end","t":20,"status":"completed","steps":40})"
+               "\n");
+    file.close();
+    std::unique_ptr<RunDashboard> dashboard(replayed(dir.path()));
+    QVERIFY(dashboard);
+    const RestartMarkers* markers = dashboard->training()->restartMarkers();
+    QCOMPARE(markers->count(), 3);
+    QCOMPARE(markers->label(0), QString("restart 1"));
+    QCOMPARE(markers->x(0), 10.0);
+    QCOMPARE(markers->label(1), QString("restart 2"));
+    QCOMPARE(markers->x(1), 20.0);
+    QCOMPARE(markers->label(2), QString("resumed"));
+    QCOMPARE(markers->x(2), 30.0);
+    const RunInfo info = dashboard->series()->info();
+    QCOMPARE(info.resumes, 3);
+    QCOMPARE(info.restarts, int64_t{0});  // the latest start was a resume by hand
+    QCOMPARE(dashboard->series()->steps().size(), size_t{40});
   }
 
   // A run still being written (another session, a shared folder): the replay follows the file,
