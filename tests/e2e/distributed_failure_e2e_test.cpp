@@ -22,6 +22,13 @@ nlohmann::json long_run(int ranks) {
   return c;
 }
 
+// A long two-rank run in dir/run under moe-train launch.
+std::unique_ptr<MoeTrainProcess> start_long_run(const TempDir& dir,
+                                                const nlohmann::json& config = long_run(2)) {
+  return std::make_unique<MoeTrainProcess>(launch_args(
+      2, {"run", "--config", write_config(dir, "c.json", config), "--run-dir", dir.file("run")}));
+}
+
 bool alive(int pid) {
   return pid > 0 && kill(pid, 0) == 0;
 }
@@ -29,8 +36,7 @@ bool alive(int pid) {
 TEST(DistributedFailure, KilledRankStopsTheRunAndIsNamed) {
   TempDir dir;
   const std::string run = dir.file("run");
-  MoeTrainProcess launcher(launch_args(
-      2, {"run", "--config", write_config(dir, "c.json", long_run(2)), "--run-dir", run}));
+  const auto launcher = start_long_run(dir);
   ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 3));
   const int rank0 = logged_pid(read_file(run + "/stderr.log"));
   const int rank1 = logged_pid(read_file(run + "/stderr.rank1.log"));
@@ -38,7 +44,7 @@ TEST(DistributedFailure, KilledRankStopsTheRunAndIsNamed) {
   ASSERT_GT(rank1, 0);
   ASSERT_EQ(kill(rank1, SIGKILL), 0);
 
-  const auto result = launcher.wait();
+  const auto result = launcher->wait();
   EXPECT_EQ(result.exit_status, 128 + SIGKILL) << result.err;  // the failing rank's status
   EXPECT_NE(result.err.find("rank 1"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("rank 1 stopped responding"), std::string::npos) << result.err;
@@ -57,14 +63,13 @@ TEST(DistributedFailure, ACheckpointRankZeroCannotWriteStopsEveryRankAtOnce) {
   auto config = long_run(2);
   config["parallel"]["timeout_s"] = 300;
   config["train"]["checkpoint_every"] = 5;
-  MoeTrainProcess launcher(
-      launch_args(2, {"run", "--config", write_config(dir, "c.json", config), "--run-dir", run}));
+  const auto launcher = start_long_run(dir, config);
   ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 1));
   // A file where the checkpoints go: the next save fails on rank 0 alone.
   fs::remove_all(run + "/checkpoints");
   std::ofstream(run + "/checkpoints") << "not a directory";
   const auto start = std::chrono::steady_clock::now();
-  const auto result = launcher.wait(std::chrono::seconds(120));
+  const auto result = launcher->wait(std::chrono::seconds(120));
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(took, 60) << "the ranks waited for the time-out";
@@ -84,11 +89,10 @@ TEST(DistributedFailure, SigintStopsEveryRankAtOneStepWithOneCheckpoint) {
   const std::string run = dir.file("run");
   auto config = long_run(2);
   config["train"]["lr"] = 0.01;
-  MoeTrainProcess launcher(
-      launch_args(2, {"run", "--config", write_config(dir, "c.json", config), "--run-dir", run}));
+  const auto launcher = start_long_run(dir, config);
   ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 3));
-  launcher.signal(SIGINT);
-  const auto result = launcher.wait();
+  launcher->signal(SIGINT);
+  const auto result = launcher->wait();
   EXPECT_EQ(result.exit_status, 128 + SIGINT) << result.err;
   const auto events = events_of(result.out);
   ASSERT_FALSE(events.empty());
@@ -113,11 +117,10 @@ TEST(DistributedFailure, SigintStopsEveryRankAtOneStepWithOneCheckpoint) {
 TEST(DistributedFailure, SighupStopsTheRunWithACheckpoint) {
   TempDir dir;
   const std::string run = dir.file("run");
-  MoeTrainProcess launcher(launch_args(
-      2, {"run", "--config", write_config(dir, "c.json", long_run(2)), "--run-dir", run}));
+  const auto launcher = start_long_run(dir);
   ASSERT_TRUE(wait_for_event(run + "/metrics.jsonl", "step", 2));
-  launcher.signal(SIGHUP);
-  const auto result = launcher.wait(std::chrono::seconds(120));
+  launcher->signal(SIGHUP);
+  const auto result = launcher->wait(std::chrono::seconds(120));
   EXPECT_EQ(result.exit_status, 128 + SIGHUP) << result.err;
   const auto events = events_of(result.out);
   ASSERT_FALSE(events.empty());

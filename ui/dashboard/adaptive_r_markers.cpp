@@ -43,13 +43,7 @@ void AdaptiveRMarkers::show(const std::vector<protocol::AdaptiveREvent>& decisio
   if (sameDecisions(decisions, shown_)) return;
   shown_ = decisions;
   clear();
-  for (const protocol::AdaptiveREvent& e : shown_) {
-    QCPItemText* text = add(e.step, e.t);
-    text->setText(QString("r=%1").arg(e.r));
-    text->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    text->setPadding(QMargins(2, 0, 2, 0));
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-  }
+  for (const protocol::AdaptiveREvent& e : shown_) addBoxed(e.step, e.t, QString("r=%1").arg(e.r));
   plot()->requestReplot();
 }
 

@@ -20,13 +20,9 @@ void RestartMarkers::show(const std::vector<RunRestart>& restarts) {
   if (std::equal(restarts.begin(), restarts.end(), shown_.begin(), shown_.end(), same)) return;
   shown_ = restarts;
   clear();
-  for (const RunRestart& r : shown_) {
-    QCPItemText* text = add(r.step, r.t);
-    text->setText(r.restart > 0 ? QString("restart %1").arg(r.restart) : QString("resumed"));
-    text->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    text->setPadding(QMargins(2, 0, 2, 0));
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-  }
+  for (const RunRestart& r : shown_)
+    addBoxed(r.step, r.t,
+             r.restart > 0 ? QString("restart %1").arg(r.restart) : QString("resumed"));
   plot()->requestReplot();
 }
 

@@ -35,6 +35,15 @@ QCPItemText* StepMarkers::add(int64_t step, double t) {
   return m.label;
 }
 
+QCPItemText* StepMarkers::addBoxed(int64_t step, double t, const QString& text) {
+  QCPItemText* label = add(step, t);
+  label->setText(text);
+  label->setBrush(QBrush(QColor(255, 255, 255, 200)));
+  label->setPadding(QMargins(2, 0, 2, 0));
+  label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+  return label;
+}
+
 void StepMarkers::place() {
   const bool by_step = plot_->xMode() == TimeSeriesPlot::XMode::Step;
   for (const Marker& m : markers_) place(m, by_step);

@@ -36,6 +36,8 @@ class StepMarkers : public QObject {
   // A marker at `step` (wall time `t`), placed at once; its label, in the markers' colour, is the
   // caller's to fill (text, font, alignment). Call plot()->requestReplot() after the last one.
   QCPItemText* add(int64_t step, double t);
+  // add() with `text` as its label, on a light box, to the right of the line.
+  QCPItemText* addBoxed(int64_t step, double t, const QString& text);
   QCPItemText* labelItem(int marker) const { return markers_[marker].label; }
   // The marker whose line or label `item` is, or -1.
   int markerOf(const QCPAbstractItem* item) const;

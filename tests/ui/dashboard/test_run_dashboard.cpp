@@ -34,6 +34,18 @@ QString expertLoad(int step, int layer, double entropy) {
       .arg(entropy);
 }
 
+// A step event whose loss falls as 3 / step.
+QByteArray stepLine(int step) {
+  return QString(R"({"v":1,"type":"step","t":%1,"step":%2,"loss":%3,"task_loss":1,)"
+                 R"("aux_loss":1,"z_loss":0,"lr":0.001,"grad_norm":1,"tokens":64,)"
+                 R"("tokens_per_s":128,"step_ms":500})")
+             .arg(step * 0.5)
+             .arg(step)
+             .arg(3.0 / step)
+             .toUtf8() +
+         "\n";
+}
+
 // A finished 30-step run whose layer 1 collapses (load entropy 0.2) from step 5 on.
 void writeCollapsingRun(const QString& dir) {
   QFile file(dir + "/metrics.jsonl");
@@ -43,14 +55,7 @@ void writeCollapsingRun(const QString& dir) {
       R"("world_size":1,"device":"cpu","host":"box","engine_version":"0","torch_version":"0"})"
       "\n");
   for (int step = 1; step <= 30; ++step) {
-    file.write(QString(R"({"v":1,"type":"step","t":%1,"step":%2,"loss":%3,"task_loss":1,)"
-                       R"("aux_loss":1,"z_loss":0,"lr":0.001,"grad_norm":1,"tokens":64,)"
-                       R"("tokens_per_s":128,"step_ms":500})")
-                   .arg(step * 0.5)
-                   .arg(step)
-                   .arg(3.0 / step)
-                   .toUtf8() +
-               "\n");
+    file.write(stepLine(step));
     file.write(expertLoad(step, 0, 0.95).toUtf8() + "\n");
     file.write(expertLoad(step, 1, step >= 5 ? 0.2 : 0.9).toUtf8() + "\n");
   }
@@ -187,15 +192,7 @@ class TestRunDashboard : public QObject {
                  extra.toUtf8() + "}\n");
     };
     const auto steps = [&](int from, int to) {
-      for (int step = from; step <= to; ++step)
-        file.write(QString(R"({"v":1,"type":"step","t":%1,"step":%2,"loss":%3,"task_loss":1,)"
-                           R"("aux_loss":1,"z_loss":0,"lr":0.001,"grad_norm":1,"tokens":64,)"
-                           R"("tokens_per_s":128,"step_ms":500})")
-                       .arg(step * 0.5)
-                       .arg(step)
-                       .arg(3.0 / step)
-                       .toUtf8() +
-                   "\n");
+      for (int step = from; step <= to; ++step) file.write(stepLine(step));
     };
     start("");
     steps(1, 13);
