@@ -3,6 +3,11 @@
 #include <QDir>
 #include <QFile>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
 namespace moe::ui {
 
 namespace {
@@ -12,15 +17,24 @@ constexpr int kControlPersistS = 120;  // a master outlives a poll interval, not
 
 }  // namespace
 
+QString privateDirectory(const QString& base, const QString& name) {
+  const QByteArray path = QFile::encodeName(base + QLatin1Char('/') + name);
+  ::mkdir(path.constData(), 0700);  // EEXIST is checked below like any other found directory
+  struct stat st {};
+  if (::lstat(path.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+      (st.st_mode & 077) == 0)
+    return QFile::decodeName(path);
+  QByteArray fresh = path + "-XXXXXX";
+  if (!::mkdtemp(fresh.data())) return {};  // mode 0700 by construction
+  return QFile::decodeName(fresh);
+}
+
 QString sshControlDirectory() {
-  // Socket paths are limited to ~104 bytes: a short directory of this user, made private.
+  // Socket paths are limited to ~104 bytes: a short directory of this user, private.
   static const QString dir = [] {
     QString base = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (base.isEmpty()) base = QDir::tempPath();
-    const QString path = base + QStringLiteral("/moe-ssh-%1").arg(qEnvironmentVariable("USER"));
-    QDir().mkpath(path);
-    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    return path;
+    return privateDirectory(base, QStringLiteral("moe-ssh-%1").arg(::geteuid()));
   }();
   return dir;
 }

@@ -18,6 +18,10 @@ QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp = false);
 QStringList sshArguments(const SshEndpoint& endpoint, const QString& remote_line);
 // Where the shared master connections' sockets live (a private directory of this user).
 QString sshControlDirectory();
+// base/name when it is (or is made) a real directory of this user that only this user can use
+// (no link, owner checked, mode 0700); otherwise, as another user may have placed it there to
+// read the sockets, a fresh private directory base/name-XXXXXX. Empty when neither can be made.
+QString privateDirectory(const QString& base, const QString& name);
 
 // ssh exits 255 when it fails itself; then its stderr says why. A sentence for people naming the
 // host ("... password ...", "... host key ...", "... cannot be reached ..."); empty when
