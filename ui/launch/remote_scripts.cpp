@@ -16,6 +16,7 @@ printf '%s\n' "$dir"
 // The runner ignores INT and TERM itself (a trap, so that moe-train still gets the default
 // action) and writes the exit status when moe-train ends; kSignalRun signals its children.
 const QString kStartDetached = QStringLiteral(R"SH(dir=$1 setup=$2 prog=$3 nproc=$4 mode=$5
+case $prog in "~/"*) prog=$HOME/${prog#"~/"} ;; esac
 cd -- "$dir" || exit 2
 rm -f remote/exit_status remote/pid
 if ! (eval "$setup") > remote/setup.log 2>&1; then

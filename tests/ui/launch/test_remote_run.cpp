@@ -239,6 +239,25 @@ class TestRemoteRun : public QObject {
     QVERIFY(RemoteRunRecord::read(run.runDir()).has_value());  // the local record stays
   }
 
+  // A moe-train path in the remote home (~/...), as Test connection and Slurm runs take it.
+  void aMoeTrainPathInTheHomeIsExpanded() {
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    const QString name =
+        QStringLiteral(".moe-e2e-%1-moe-train").arg(QCoreApplication::applicationPid());
+    const QString link = QDir::home().filePath(name);
+    QVERIFY(QFile::link(QStringLiteral(MOE_TRAIN_BIN), link));
+    Target target = server.sshTarget(QStringLiteral("box"));
+    target.train_program = QStringLiteral("~/") + name;
+    RemoteRun run(launch(target, QStringLiteral("home"), 5));
+    run.start();
+    const bool ended = waitForEnd(run);
+    QFile::remove(link);
+    QVERIFY(ended);
+    QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
+    QCOMPARE(run.step(), 5);
+  }
+
   void wrongMoeTrainPathFailsClearly() {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
