@@ -12,11 +12,15 @@ namespace {
 constexpr int64_t kPixels = 3 * 32 * 32;
 constexpr int64_t kRecord = 1 + kPixels;
 constexpr int kClasses = 10;
+// A CIFAR-10 batch file holds 10 000 records; a million (3 GB) is far beyond any real one.
+constexpr int64_t kMaxRecords = 1000000;
 
 }  // namespace
 
 ImageSet read_cifar10_file(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_whole_file(path);
+  const std::vector<uint8_t> bytes =
+      read_whole_file(path, kMaxRecords * kRecord,
+                      "a CIFAR-10 file is read with (" + std::to_string(kMaxRecords) + " records)");
   const auto size = static_cast<int64_t>(bytes.size());
   if (size == 0) fail_file(path, "empty (expected records of 3073 bytes)");
   if (size % kRecord != 0) {

@@ -29,6 +29,10 @@ GzFile::~GzFile() {
   if (file_ != nullptr) gzclose(file_);
 }
 
+bool GzFile::compressed() const {
+  return gzdirect(file_) == 0;
+}
+
 int64_t GzFile::read(void* out, int64_t n) {
   // gzread takes an unsigned count, and on a stream that ends early returns 0 for the whole call:
   // reading in chunks and measuring progress with gztell keeps the count of bytes read exact.
@@ -52,18 +56,43 @@ int64_t GzFile::read(void* out, int64_t n) {
   return total;
 }
 
-std::vector<uint8_t> read_whole_file(const std::string& path) {
+std::vector<uint8_t> read_whole_file(const std::string& path, int64_t max_bytes,
+                                     const std::string& why_most) {
   GzFile file(path);
+  std::string why = why_most;
+  if (file.compressed()) {
+    // Deflate inflates 1032:1 at most: a longer content is no gzip file zlib or gzip wrote.
+    std::error_code ec;
+    const auto packed = static_cast<int64_t>(fs::file_size(path, ec));
+    const int64_t deflate_most = packed * 1032 + (int64_t{1} << 20);
+    if (!ec && deflate_most < max_bytes) {
+      max_bytes = deflate_most;
+      why = "deflate can make of its " + std::to_string(packed) + " compressed bytes";
+    }
+  }
   std::vector<uint8_t> bytes;
   constexpr int64_t kStep = 1 << 24;
   int64_t size = 0;
   for (;;) {
-    bytes.resize(static_cast<size_t>(size + kStep));
-    const int64_t got = file.read(bytes.data() + size, kStep);
+    // One byte past the bound tells a content that is too long.
+    const int64_t step = std::min(kStep, max_bytes + 1 - size);
+    bytes.resize(static_cast<size_t>(size + step));
+    const int64_t got = file.read(bytes.data() + size, step);
     size += got;
-    if (got < kStep) break;
+    if (size > max_bytes) {
+      fail_file(path, "holds more than " + std::to_string(max_bytes) + " bytes" +
+                          (file.compressed() ? " once inflated" : "") + ", the most " + why);
+    }
+    if (got < step) break;
   }
   bytes.resize(static_cast<size_t>(size));
+  return bytes;
+}
+
+std::vector<uint8_t> read_file_start(const std::string& path, int64_t n) {
+  GzFile file(path);
+  std::vector<uint8_t> bytes(static_cast<size_t>(n));
+  bytes.resize(static_cast<size_t>(file.read(bytes.data(), n)));
   return bytes;
 }
 

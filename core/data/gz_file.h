@@ -23,14 +23,20 @@ class GzFile {
   // data (including a compressed stream that ends early). DataError on corrupt compressed data.
   int64_t read(void* out, int64_t n);
   const std::string& path() const { return path_; }
+  bool compressed() const;  // gzip data, not a plain file passed through
 
  private:
   std::string path_;
   gzFile_s* file_ = nullptr;
 };
 
-// The whole (inflated) content of a file.
-std::vector<uint8_t> read_whole_file(const std::string& path);
+// The whole (inflated) content of a file, at most `max_bytes` of it: a small .gz file can inflate
+// to far more than memory holds, so a longer content fails naming the file and `why` that is the
+// most (what its header or its format allows).
+std::vector<uint8_t> read_whole_file(const std::string& path, int64_t max_bytes,
+                                     const std::string& why);
+// Its first `n` bytes (fewer when it is shorter).
+std::vector<uint8_t> read_file_start(const std::string& path, int64_t n);
 
 // The directory a data.path names: the path itself, or its parent when it is a file.
 // DataError ("<kind> data path '<path>' not found") when it does not exist.

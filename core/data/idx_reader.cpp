@@ -1,5 +1,6 @@
 #include "data/idx_reader.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -55,10 +56,27 @@ std::vector<uint32_t> check_layout(const std::string& path, const std::vector<ui
   return v;
 }
 
+// An IDX file read up to what its own header allows: the header and the product of its
+// dimensions (one byte each), plus one byte so that a file one byte longer still reads as "too
+// long". A short header or another magic number: only the header (check_layout says why).
+std::vector<uint8_t> read_idx_file(const std::string& path, uint32_t magic, int fields) {
+  const std::vector<uint8_t> head = read_file_start(path, 4 * fields);
+  const auto be32 = [&](int i) {
+    return (uint32_t{head[4 * i]} << 24) | (uint32_t{head[4 * i + 1]} << 16) |
+           (uint32_t{head[4 * i + 2]} << 8) | uint32_t{head[4 * i + 3]};
+  };
+  if (static_cast<int>(head.size()) < 4 * fields || be32(0) != magic) return head;
+  int64_t payload = 1;
+  for (int i = 1; i < fields; ++i)  // at most 2^40: no overflow
+    payload = std::min<int64_t>(payload * int64_t{be32(i)}, int64_t{1} << 40);
+  return read_whole_file(path, 4 * fields + payload + 1,
+                         "its IDX header allows (" + std::to_string(payload) + " bytes of data)");
+}
+
 }  // namespace
 
 ImageSet read_idx_pair(const std::string& images_path, const std::string& labels_path) {
-  const std::vector<uint8_t> image_bytes = read_whole_file(images_path);
+  const std::vector<uint8_t> image_bytes = read_idx_file(images_path, kImagesMagic, 4);
   // The 28x28 check comes before the size check: it bounds the expected size.
   const auto h = check_layout(images_path, image_bytes, kImagesMagic, 4, "images", [&](auto& v) {
     if (v[2] != kSide || v[3] != kSide) {
@@ -71,7 +89,7 @@ ImageSet read_idx_pair(const std::string& images_path, const std::string& labels
   at::Tensor images = at::empty({n, 1, rows, cols}, at::kByte);
   std::memcpy(images.data_ptr<uint8_t>(), image_bytes.data() + 16, n * rows * cols);
 
-  const std::vector<uint8_t> label_bytes = read_whole_file(labels_path);
+  const std::vector<uint8_t> label_bytes = read_idx_file(labels_path, kLabelsMagic, 2);
   const auto l = check_layout(labels_path, label_bytes, kLabelsMagic, 2, "labels", [](auto& v) {
     return std::pair{int64_t{v[1]}, std::to_string(v[1]) + " labels"};
   });

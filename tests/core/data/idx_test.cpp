@@ -113,6 +113,19 @@ TEST_F(IdxTest, TruncatedAndOverlongFiles) {
   }
 }
 
+// A small .gz file that inflates to far more than its header allows is refused at that size,
+// not read to the end (it could fill the memory).
+TEST_F(IdxTest, AFileInflatingPastItsHeaderIsRefusedAtTheHeadersSize) {
+  Bytes bomb = idx_images(1);
+  bomb.resize(64 << 20, 0);  // 64 MiB of zeros: about 64 KiB compressed
+  write_file(path("bomb.gz"), bomb, true);
+  write_file(path("l"), idx_labels(1));
+  EXPECT_LT(std::filesystem::file_size(path("bomb.gz")), size_t{1} << 20);
+  expect_data_error([&] { read_idx_pair(path("bomb.gz"), path("l")); },
+                    {path("bomb.gz"), "holds more than 801 bytes once inflated",
+                     "the most its IDX header allows (784 bytes of data)"});
+}
+
 TEST_F(IdxTest, CompressedStreamCutShortIsTruncated) {
   // A gzip file cut in the middle of its deflate stream, not a short payload compressed whole.
   write_file(path("whole.gz"), idx_images(50), true);
