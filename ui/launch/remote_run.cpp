@@ -91,6 +91,8 @@ QString RemoteRun::stateText() const {
   QString text = Run::stateText();
   if (!queue_text_.isEmpty() && state_ == State::Starting) text = queue_text_;
   if (!connection_problem_.isEmpty() && isActive()) text += tr(" (target unreachable)");
+  if (!mirror_problem_.isEmpty())
+    text += tr(" (telemetry stopped: the local copy cannot be written)");
   return text;
 }
 
@@ -221,17 +223,28 @@ void RemoteRun::attach(qint64 offset) {
           [this] { setConnectionProblem({}); });
   // Every line is in: once the feed has parsed them all, finalize().
   connect(stream_, &RemoteTelemetryStream::caughtUp, feed(), &TelemetryFeed::finish);
+  connect(stream_, &RemoteTelemetryStream::mirrorFailed, this, [this](const QString& why) {
+    mirror_problem_ = why;
+    poll_timer_.stop();  // detached, as if the app had quit: the record stays active
+    const QString line =
+        tr("[moe-studio] %1; free space here, then open the run again to re-attach").arg(why);
+    stderr_lines_ << line;
+    emit stderrReceived({line});
+    emit stateChanged(state_);
+  });
   stream_->start(offset);
   poll_timer_.start();
   pollStatus();
 }
 
 void RemoteRun::pollStatus() {
-  if (ending_ || record_.remote_dir.isEmpty() || status_->isBusy()) return;
+  if (!mirror_problem_.isEmpty() || ending_ || record_.remote_dir.isEmpty() || status_->isBusy())
+    return;
   status_->run(remote_scripts::kStatus, {record_.remote_dir, record_.job_id, setupCommands()});
 }
 
 void RemoteRun::onStatus(const RemoteResult& result) {
+  if (!mirror_problem_.isEmpty()) return;  // detached (a reply already on its way)
   if (!result.ok()) return setConnectionProblem(result.message());
   setConnectionProblem({});
   const RemoteStatus status = RemoteStatus::parse(result.out);

@@ -59,6 +59,10 @@ class RemoteRun : public Run {
   bool isReattached() const { return reattached_; }
   // Why the target cannot be reached right now (the run may be fine); empty when it can.
   QString connectionProblem() const { return connection_problem_; }
+  // The local copy of metrics.jsonl could not be written (a full disk): telemetry and status
+  // polling stopped, the remote run goes on and its record stays active, so that a later
+  // RemoteRun of this directory re-attaches from the copy's last whole line. Empty otherwise.
+  QString mirrorProblem() const { return mirror_problem_; }
 
   QString target() const override { return record_.target.name; }
   State state() const override { return state_; }
@@ -124,7 +128,7 @@ class RemoteRun : public Run {
 
   State state_ = State::NotStarted;
   RemoteStatus last_status_;
-  QString queue_text_, connection_problem_;
+  QString queue_text_, connection_problem_, mirror_problem_;
   QStringList stderr_lines_, last_tail_;
   qint64 step_ = 0, total_steps_ = 0;
   double eta_s_ = -1;

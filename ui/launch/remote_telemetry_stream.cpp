@@ -30,7 +30,8 @@ RemoteTelemetryStream::~RemoteTelemetryStream() {
 }
 
 void RemoteTelemetryStream::start(qint64 offset) {
-  offset_ = offset;
+  offset_ = received_ = offset;
+  mirror_failed_->store(false);
   done_ = finishing_ = false;
   follow();
 }
@@ -38,7 +39,7 @@ void RemoteTelemetryStream::start(qint64 offset) {
 void RemoteTelemetryStream::follow() {
   partial_.clear();  // a cut line comes again whole: following restarts at its first byte
   following_ = true;
-  follow_channel_->follow(remote_scripts::kFollow, {remote_file_, QString::number(offset_)});
+  follow_channel_->follow(remote_scripts::kFollow, {remote_file_, QString::number(received_)});
 }
 
 void RemoteTelemetryStream::stop() {
@@ -59,6 +60,7 @@ void RemoteTelemetryStream::finish() {
 }
 
 void RemoteTelemetryStream::take(const QByteArray& bytes) {
+  if (mirror_failed_->load()) return;
   if (lost_) {
     lost_ = false;
     retry_ms_ = kFirstRetryMs;
@@ -69,12 +71,31 @@ void RemoteTelemetryStream::take(const QByteArray& bytes) {
   if (end == 0) return;
   const QByteArray complete = partial_.left(end);
   partial_.remove(0, end);
-  offset_ += complete.size();
-  const QString path = mirror_file_;
-  (void)QtConcurrent::run(&mirror_writer_, [path, complete] {
+  received_ += complete.size();
+  (void)QtConcurrent::run(&mirror_writer_, [this, path = mirror_file_, complete,
+                                            failed = mirror_failed_] {
+    if (failed->load()) return;
     QFile file(path);
-    if (file.open(QIODevice::Append)) file.write(complete);
+    QString error;
+    if (!file.open(QIODevice::Append) || file.write(complete) != complete.size() || !file.flush())
+      error = file.errorString();
+    if (!error.isEmpty()) failed->store(true);
+    QMetaObject::invokeMethod(
+        this, [this, complete, error] { onMirrorWritten(complete, error); }, Qt::QueuedConnection);
   });
+}
+
+// On the GUI thread, in the order of the appends.
+void RemoteTelemetryStream::onMirrorWritten(const QByteArray& complete, const QString& error) {
+  if (!error.isEmpty()) {
+    stop();
+    finishing_ = false;
+    emit mirrorFailed(tr("cannot append to the local copy %1 (%2): telemetry stopped at byte %3")
+                          .arg(mirror_file_, error)
+                          .arg(offset_));
+    return;
+  }
+  offset_ += complete.size();
   emit lines(complete);
 }
 
@@ -91,7 +112,7 @@ void RemoteTelemetryStream::onFollowEnded(const RemoteResult& result) {
 
 void RemoteTelemetryStream::readRest() {
   partial_.clear();
-  read_channel_->run(remote_scripts::kRead, {remote_file_, QString::number(offset_)});
+  read_channel_->run(remote_scripts::kRead, {remote_file_, QString::number(received_)});
 }
 
 void RemoteTelemetryStream::onRestRead(const RemoteResult& result) {
@@ -105,7 +126,8 @@ void RemoteTelemetryStream::onRestRead(const RemoteResult& result) {
   done_ = true;
   // After the mirror's last append (the writer runs its tasks in order): the local copy is then
   // whole when the run is said to have ended.
-  (void)QtConcurrent::run(&mirror_writer_, [this] {
+  (void)QtConcurrent::run(&mirror_writer_, [this, failed = mirror_failed_] {
+    if (failed->load()) return;  // mirrorFailed() said it: the local copy is not whole
     QMetaObject::invokeMethod(this, &RemoteTelemetryStream::caughtUp, Qt::QueuedConnection);
   });
 }

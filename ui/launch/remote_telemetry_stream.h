@@ -5,7 +5,10 @@
 // RemoteRun starts it at the mirror's size), no line is lost or repeated.
 //
 // Following is `tail -F` on the target (remote_scripts::kFollow); finish() reads what is left once
-// the run has ended, then says caughtUp(). Mirror appends run in order on a worker thread.
+// the run has ended, then says caughtUp(). Mirror appends run in order on a worker thread, and a
+// line leaves (lines(), offset()) only once it is in the mirror: when an append fails (a full
+// local disk), following stops and mirrorFailed() says why; the mirror then ends at a line
+// boundary after trimMirror(), and a later start from its size continues exactly.
 #pragma once
 
 #include <QByteArray>
@@ -13,6 +16,9 @@
 #include <QString>
 #include <QThreadPool>
 #include <QTimer>
+
+#include <atomic>
+#include <memory>
 
 #include "launch/remote_channel.h"
 #include "launch/target.h"
@@ -51,6 +57,7 @@ class RemoteTelemetryStream : public QObject {
   void connectionLost(const QString& why);  // following stopped; it tries again by itself
   void connectionRestored();
   void caughtUp();
+  void mirrorFailed(const QString& why);  // following stopped for good
 
  private:
   void follow();
@@ -59,6 +66,7 @@ class RemoteTelemetryStream : public QObject {
   void onFollowEnded(const RemoteResult& result);
   void onRestRead(const RemoteResult& result);
   void retryLater(const QString& why);
+  void onMirrorWritten(const QByteArray& complete, const QString& error);
 
   QString remote_file_, mirror_file_;
   RemoteChannel* follow_channel_;
@@ -67,7 +75,9 @@ class RemoteTelemetryStream : public QObject {
   QTimer retry_;
   int retry_ms_ = kFirstRetryMs;
   QByteArray partial_;
-  qint64 offset_ = 0;
+  qint64 offset_ = 0;    // bytes in the mirror
+  qint64 received_ = 0;  // bytes taken from the target: the mirror's, and those being written
+  std::shared_ptr<std::atomic<bool>> mirror_failed_ = std::make_shared<std::atomic<bool>>(false);
   bool following_ = false, finishing_ = false, lost_ = false, done_ = false;
 };
 

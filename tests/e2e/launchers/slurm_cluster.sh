@@ -22,6 +22,10 @@ host=$(hostname -s)
 # kernel's ephemeral range (32768 up), where a client socket could hold them, and above the test
 # sshd's 10000-19999.
 base=$(( 20000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 12000 ))
+# A rank's rendezvous port comes from its job id (20000 + id % 20000, core/dist/rank_layout.cpp):
+# clusters of tests that run at once number their jobs apart, or their ranks would meet on one
+# port (a real cluster's ids are unique).
+first_job=$(( 1 + ($(cksum <<< "jobs $dir" | cut -d' ' -f1) % 900) * 20 ))
 dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 status=none
 chmod 600 "$dir/munge.key"
 munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
@@ -48,6 +52,7 @@ SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
 ReturnToService=2
+FirstJobId=$first_job
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=e2e Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF

@@ -13,6 +13,7 @@
 
 #include "launch/remote_command.h"
 #include "launch/remote_run.h"
+#include "launch/remote_telemetry_stream.h"
 #include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
@@ -256,6 +257,55 @@ class TestRemoteRun : public QObject {
     QVERIFY(ended);
     QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
     QCOMPARE(run.step(), 5);
+  }
+
+  // The local copy's disk fills: telemetry stops with the reason in the run's state, the copy
+  // holds whole lines only, and re-attaching once there is space makes it the remote file exactly.
+  void aFullLocalDiskStopsTelemetryAndReattachResumesExactly() {
+    if (geteuid() != 0) QSKIP("mounting a small tmpfs needs root (CI runs as root)");
+    SshServerFixture server;
+    QVERIFY2(server.ok(), qPrintable(server.error()));
+    QTemporaryDir mount_point;
+    QCOMPARE(QProcess::execute(QStringLiteral("mount"),
+                               {"-t", "tmpfs", "-o", "size=64k", "tmpfs", mount_point.path()}),
+             0);
+    const auto unmount = qScopeGuard([&] {
+      QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point.path()});
+    });
+    RemoteLaunch fills{server.sshTarget(QStringLiteral("box")),
+                       config("localfull", 3000),
+                       QStringLiteral("localfull"),
+                       1,
+                       {},
+                       mount_point.path()};
+    QString local_dir;
+    {
+      RemoteRun run(fills);
+      run.start();
+      QTRY_VERIFY_WITH_TIMEOUT(!run.mirrorProblem().isEmpty() || !run.isActive(), 120000);
+      QVERIFY2(run.mirrorProblem().contains("cannot append to the local copy"),
+               qPrintable(run.mirrorProblem() + run.errorText()));
+      QVERIFY(run.stateText().contains("telemetry stopped"));
+      QVERIFY(run.isActive());  // the remote run goes on
+      local_dir = run.runDir();
+    }
+    // What the copy holds is the remote file's first whole lines.
+    const QString mirror = local_dir + "/metrics.jsonl";
+    const qint64 whole = moe::ui::RemoteTelemetryStream::trimMirror(mirror);
+    QVERIFY(whole > 0);
+    const auto record = RemoteRunRecord::read(local_dir);
+    QVERIFY(record.has_value());
+    QVERIFY(readAll(record->remote_dir + "/metrics.jsonl").startsWith(readAll(mirror)));
+    QCOMPARE(
+        QProcess::execute(QStringLiteral("mount"), {"-o", "remount,size=64m", mount_point.path()}),
+        0);
+    QVERIFY(moe::ui::activeRemoteRunDirs(mount_point.path()).contains(local_dir));
+    RemoteRun again(local_dir, *record);
+    again.start();
+    QVERIFY(waitForEnd(again));
+    QVERIFY2(again.state() == State::Finished, qPrintable(again.errorText()));
+    QCOMPARE(again.step(), 3000);
+    expectSameMetrics(again);
   }
 
   void wrongMoeTrainPathFailsClearly() {
