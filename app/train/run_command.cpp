@@ -1,6 +1,7 @@
 // moe-train run (docs/PROTOCOL.md, "moe-train commands"): a new run from --config, or --resume of
 // an existing run.
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "commands.h"
@@ -54,12 +55,17 @@ RunDirectory new_run_directory(const RunOptions& o, const protocol::RunConfig& c
   return dir;
 }
 
+// What rank 0 decides, on every rank.
+std::string decided_by_rank_zero(dist::ProcessGroup& group,
+                                 const std::function<std::string()>& decide) {
+  return group.broadcast_string(group.rank() == 0 ? decide() : std::string(), 0);
+}
+
 // Rank 0 picks the checkpoint to resume from and tells the others: each rank's own listing of
 // the directory (a stale one on another node) could name another step. "" when there is none.
 std::string agreed_latest_checkpoint(const RunDirectory& dir, dist::ProcessGroup& group) {
-  std::string path;
-  if (group.rank() == 0) path = latest_checkpoint(dir.checkpoints()).value_or("");
-  return group.broadcast_string(path, 0);
+  return decided_by_rank_zero(group,
+                              [&] { return latest_checkpoint(dir.checkpoints()).value_or(""); });
 }
 
 std::string chosen_checkpoint(const RunOptions& o, const RunDirectory& dir,
@@ -95,10 +101,10 @@ LaunchRestart launch_restart() {
 // A restarted `run --config`: the run directory rank 0 noted before the failure, or "" when the
 // failure came before it had one.
 std::string restarted_run_directory(const LaunchRestart& restart, dist::ProcessGroup& group) {
-  std::string path;
-  if (group.rank() == 0 && restart.count > 0 && !restart.note.empty())
-    path = dist::read_launch_note(restart.note);
-  return group.broadcast_string(path, 0);
+  return decided_by_rank_zero(group, [&] {
+    return restart.count > 0 && !restart.note.empty() ? dist::read_launch_note(restart.note)
+                                                      : std::string();
+  });
 }
 
 std::string rank_stderr_log(const RunDirectory& dir, const dist::ProcessGroup& group) {

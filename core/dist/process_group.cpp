@@ -283,22 +283,24 @@ std::string ProcessGroup::silent_ranks() {
     impl_->store_unreachable = true;
     return gone;
   }
-  std::string silent;
-  std::vector<std::string> hosts;  // of the silent ranks, once each
+  std::vector<std::string> silent, hosts;  // the silent ranks, and their hosts once each
+  const auto& known = impl_->rank_hosts;
   for (int64_t q = 0; q < world_size(); ++q) {
     if (q == rank() || (*after)[q] != (*before)[q]) continue;
-    silent += (silent.empty() ? "" : ", ") + std::to_string(q);
-    const auto& known = impl_->rank_hosts;
+    silent.push_back(std::to_string(q));
     if (q < static_cast<int64_t>(known.size()) &&
         std::find(hosts.begin(), hosts.end(), known[q]) == hosts.end())
       hosts.push_back(known[q]);
   }
   if (silent.empty()) return "every rank is still alive (one was slower than the time-out)";
-  std::string on;
-  for (const auto& h : hosts) on += (on.empty() ? "" : ", ") + h;
-  if (!on.empty()) on = (hosts.size() == 1 ? ", on host " : ", on hosts ") + on;
-  return (silent.find(',') == std::string::npos ? "rank " : "ranks ") + silent +
-         " stopped responding (died or stalled)" + on;
+  // "rank 1" / "ranks 1, 3", "host h1" / "hosts h1, h2".
+  const auto named = [](const char* what, const std::vector<std::string>& items) {
+    std::string text = std::string(what) + (items.size() == 1 ? " " : "s ");
+    for (size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
+    return text;
+  };
+  return named("rank", silent) + " stopped responding (died or stalled)" +
+         (hosts.empty() ? "" : ", on " + named("host", hosts));
 }
 
 PendingWork ProcessGroup::started(std::shared_ptr<void> work, const char* op) {

@@ -46,6 +46,25 @@ class TestRemoteRun : public QObject {
     return RemoteLaunch{target, config(name, steps), name, 1, {}, local_.path()};
   }
 
+  // A tmpfs of `size` at `path` (root only; `mounted` says whether it worked), unmounted by the
+  // returned guard.
+  static auto mountTmpfs(const QString& path, const QString& size, bool& mounted) {
+    mounted = QProcess::execute(QStringLiteral("mount"),
+                                {"-t", "tmpfs", "-o", "size=" + size, "tmpfs", path}) == 0;
+    return qScopeGuard([path, mounted] {
+      if (mounted) QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), path});
+    });
+  }
+
+  // Re-attached, the run ends Finished after `steps` with the remote file copied whole.
+  static void expectReattachedToTheEnd(RemoteRun& again, qint64 steps) {
+    again.start();
+    QVERIFY(waitForEnd(again));
+    QVERIFY2(again.state() == State::Finished, qPrintable(again.errorText()));
+    QCOMPARE(again.step(), steps);
+    expectSameMetrics(again);
+  }
+
   // The local copy of metrics.jsonl is exactly the remote file.
   static void expectSameMetrics(const RemoteRun& run) {
     const QByteArray remote = readAll(run.remoteDir() + "/metrics.jsonl");
@@ -127,11 +146,7 @@ class TestRemoteRun : public QObject {
     const auto record = RemoteRunRecord::read(local_dir);
     QVERIFY(record.has_value());
     RemoteRun again(local_dir, *record);
-    again.start();
-    QVERIFY(waitForEnd(again));
-    QVERIFY2(again.state() == State::Finished, qPrintable(again.errorText()));
-    QCOMPARE(again.step(), 3000);
-    expectSameMetrics(again);
+    expectReattachedToTheEnd(again, 3000);
   }
 
   void cancelStopsAfterACheckpointAndResumes() {
@@ -221,12 +236,9 @@ class TestRemoteRun : public QObject {
     QVERIFY2(server.ok(), qPrintable(server.error()));
     const QString mount_point = server.runsRoot() + "/small";
     QVERIFY(QDir().mkpath(mount_point));
-    QCOMPARE(QProcess::execute(QStringLiteral("mount"),
-                               {"-t", "tmpfs", "-o", "size=256k", "tmpfs", mount_point}),
-             0);
-    const auto unmount = qScopeGuard([&] {
-      QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point});
-    });
+    bool mounted = false;
+    const auto unmount = mountTmpfs(mount_point, QStringLiteral("256k"), mounted);
+    QVERIFY(mounted);
     Target target = server.sshTarget(QStringLiteral("box"));
     target.runs_root = mount_point + "/runs";
     {
@@ -268,12 +280,9 @@ class TestRemoteRun : public QObject {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
     QTemporaryDir mount_point;
-    QCOMPARE(QProcess::execute(QStringLiteral("mount"),
-                               {"-t", "tmpfs", "-o", "size=64k", "tmpfs", mount_point.path()}),
-             0);
-    const auto unmount = qScopeGuard([&] {
-      QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mount_point.path()});
-    });
+    bool mounted = false;
+    const auto unmount = mountTmpfs(mount_point.path(), QStringLiteral("64k"), mounted);
+    QVERIFY(mounted);
     RemoteLaunch fills{server.sshTarget(QStringLiteral("box")),
                        config("localfull", 3000),
                        QStringLiteral("localfull"),
@@ -303,11 +312,7 @@ class TestRemoteRun : public QObject {
         0);
     QVERIFY(moe::ui::activeRemoteRunDirs(mount_point.path()).contains(local_dir));
     RemoteRun again(local_dir, *record);
-    again.start();
-    QVERIFY(waitForEnd(again));
-    QVERIFY2(again.state() == State::Finished, qPrintable(again.errorText()));
-    QCOMPARE(again.step(), 3000);
-    expectSameMetrics(again);
+    expectReattachedToTheEnd(again, 3000);
   }
 
   void wrongMoeTrainPathFailsClearly() {
