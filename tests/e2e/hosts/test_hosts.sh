@@ -39,6 +39,7 @@ down() {
       sleep 0.1
     done
     ip netns del "$ns" 2>/dev/null || true
+    rm -rf "/etc/netns/$ns"
   done
 }
 
@@ -58,6 +59,15 @@ case "$action" in
       ip -n "$name-br" link set "p$i" master br0 up
       ip -n "$h" addr add "$(addr "$i")/24" dev eth0
       ip -n "$h" link set eth0 up
+    done
+    # Every host knows the others by name (as a cluster's DNS would, Slurm's node list names
+    # them): ip netns exec mounts /etc/netns/<ns>/hosts over /etc/hosts.
+    for i in $(seq 0 $(( count - 1 ))); do
+      mkdir -p "/etc/netns/$(host "$i")"
+      {
+        echo "127.0.0.1 localhost"
+        for j in $(seq 0 $(( count - 1 ))); do echo "$(addr "$j") $(host "$j")"; done
+      } > "/etc/netns/$(host "$i")/hosts"
     done
     # Up when every port of the bridge forwards (no STP: at once, but the kernel says so).
     for _ in $(seq 1 50); do

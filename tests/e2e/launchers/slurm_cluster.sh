@@ -1,23 +1,49 @@
 #!/usr/bin/env bash
-# A one-node Slurm cluster of its own in DIR, for the launcher tests: munged on its own socket and
-# key, slurmctld and slurmd on their own ports, all as the current user, nothing shared with a
-# system Slurm.   slurm_cluster.sh start DIR   (prints SLURM_CONF=...)   |   slurm_cluster.sh stop DIR
+# A Slurm cluster of its own in DIR, for the launcher tests: munged on its own socket and key,
+# slurmctld and slurmd on their own ports, all as the current user, nothing shared with a system
+# Slurm. One node, this machine; or, given test hosts (tests/e2e/hosts/test_hosts.sh, already up),
+# one node per host: slurmctld on host 0, a slurmd on each, every daemon on its host's address.
+#   slurm_cluster.sh start DIR [HOSTS N]   (prints SLURM_CONF=...)   |   slurm_cluster.sh stop DIR
+# With hosts, run sinfo, srun and sbatch on one of them (test_hosts.sh run HOSTS 0 ...).
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"  # the daemons live in sbin, which a user's PATH may lack
-action=${1:?usage: slurm_cluster.sh start|stop DIR}
-dir=$(realpath -m "${2:?usage: slurm_cluster.sh start|stop DIR}")
+usage="usage: slurm_cluster.sh start DIR [HOSTS N] | stop DIR"
+action=${1:?$usage}
+dir=$(realpath -m "${2:?$usage}")
+hosts=${3:-}
+count=${4:-1}
+test_hosts="$(dirname "$(realpath "$0")")/../hosts/test_hosts.sh"
 
 stop() {
-  for pidfile in slurmd.pid slurmctld.pid munged.pid; do
-    [ -f "$dir/$pidfile" ] && kill "$(cat "$dir/$pidfile")" 2>/dev/null || true
+  for pidfile in "$dir"/slurmd*.pid "$dir/slurmctld.pid" "$dir/munged.pid"; do
+    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
   done
+}
+# Runs a daemon or client on host I, or here without hosts.
+on_host() {
+  local i=$1; shift
+  if [ -n "$hosts" ]; then "$test_hosts" run "$hosts" "$i" "$@"; else "$@"; fi
 }
 
 if [ "$action" = stop ]; then stop; exit 0; fi
 
 mkdir -p "$dir"/{state,spool,log}
 user=$(id -un)
-host=$(hostname -s)
+if [ -n "$hosts" ]; then
+  host="$hosts-h0"
+  host_addr=$("$test_hosts" addr "$hosts" 0)
+  nodes=""
+  for i in $(seq 0 $(( count - 1 ))); do
+    mkdir -p "$dir/spool/$hosts-h$i"
+    nodes+="NodeName=$hosts-h$i NodeAddr=$("$test_hosts" addr "$hosts" "$i") CPUs=$(nproc)"
+    nodes+=" RealMemory=1000 State=UNKNOWN"$'\n'
+  done
+else
+  host=$(hostname -s)
+  host_addr=127.0.0.1
+  mkdir -p "$dir/spool/$host"
+  nodes="NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN"
+fi
 # Ports from the directory's name, so that two clusters of concurrent tests do not meet; below the
 # kernel's ephemeral range (32768 up), where a client socket could hold them, and above the test
 # sshd's 10000-19999.
@@ -32,7 +58,7 @@ munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
   --pid-file="$dir/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munged.seed"
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=moe-e2e
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$host($host_addr)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 AuthType=auth/munge
@@ -46,23 +72,28 @@ SelectType=select/cons_tres
 SlurmUser=$user
 SlurmdUser=$user
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd.%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd.%n.log
 ReturnToService=2
 FirstJobId=$first_job
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
+$nodes
 PartitionName=e2e Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 export SLURM_CONF="$dir/slurm.conf"
-slurmctld -c -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF"
+on_host 0 slurmctld -c -f "$SLURM_CONF"
+if [ -n "$hosts" ]; then
+  for i in $(seq 0 $(( count - 1 ))); do on_host "$i" slurmd -N "$hosts-h$i" -f "$SLURM_CONF"; done
+else
+  slurmd -f "$SLURM_CONF"
+fi
 for _ in $(seq 1 100); do
-  if sinfo -h -o %T 2>/dev/null | grep -q idle; then echo "SLURM_CONF=$SLURM_CONF"; exit 0; fi
+  idle=$(on_host 0 sinfo -h -N -o %T 2>/dev/null | grep -c idle || true)
+  if [ "$idle" = "$count" ]; then echo "SLURM_CONF=$SLURM_CONF"; exit 0; fi
   sleep 0.2
 done
-echo "slurm_cluster: the node did not come up; logs in $dir/log" >&2
+echo "slurm_cluster: the nodes did not come up; logs in $dir/log" >&2
 stop
 exit 1
