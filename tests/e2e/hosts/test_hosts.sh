@@ -62,12 +62,11 @@ case "$action" in
     done
     # Every host knows the others by name (as a cluster's DNS would, Slurm's node list names
     # them): ip netns exec mounts /etc/netns/<ns>/hosts over /etc/hosts.
+    names="127.0.0.1 localhost"$'\n'
+    for i in $(seq 0 $(( count - 1 ))); do names+="$(addr "$i") $(host "$i")"$'\n'; done
     for i in $(seq 0 $(( count - 1 ))); do
       mkdir -p "/etc/netns/$(host "$i")"
-      {
-        echo "127.0.0.1 localhost"
-        for j in $(seq 0 $(( count - 1 ))); do echo "$(addr "$j") $(host "$j")"; done
-      } > "/etc/netns/$(host "$i")/hosts"
+      printf %s "$names" > "/etc/netns/$(host "$i")/hosts"
     done
     # Up when every port of the bridge forwards (no STP: at once, but the kernel says so).
     for _ in $(seq 1 50); do

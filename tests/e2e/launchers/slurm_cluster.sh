@@ -29,21 +29,21 @@ if [ "$action" = stop ]; then stop; exit 0; fi
 
 mkdir -p "$dir"/{state,spool,log}
 user=$(id -un)
+# The nodes: name and address of each (this machine alone, or one per test host).
+names=() addrs=()
 if [ -n "$hosts" ]; then
-  host="$hosts-h0"
-  host_addr=$("$test_hosts" addr "$hosts" 0)
-  nodes=""
   for i in $(seq 0 $(( count - 1 ))); do
-    mkdir -p "$dir/spool/$hosts-h$i"
-    nodes+="NodeName=$hosts-h$i NodeAddr=$("$test_hosts" addr "$hosts" "$i") CPUs=$(nproc)"
-    nodes+=" RealMemory=1000 State=UNKNOWN"$'\n'
+    names+=("$hosts-h$i") addrs+=("$("$test_hosts" addr "$hosts" "$i")")
   done
 else
-  host=$(hostname -s)
-  host_addr=127.0.0.1
-  mkdir -p "$dir/spool/$host"
-  nodes="NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN"
+  names=("$(hostname -s)") addrs=(127.0.0.1)
 fi
+nodes=""
+for i in "${!names[@]}"; do
+  mkdir -p "$dir/spool/${names[$i]}"
+  nodes+="NodeName=${names[$i]} NodeAddr=${addrs[$i]} CPUs=$(nproc) RealMemory=1000 State=UNKNOWN"
+  nodes+=$'\n'
+done
 # Ports from the directory's name, so that two clusters of concurrent tests do not meet; below the
 # kernel's ephemeral range (32768 up), where a client socket could hold them, and above the test
 # sshd's 10000-19999.
@@ -58,7 +58,7 @@ munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
   --pid-file="$dir/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munged.seed"
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=moe-e2e
-SlurmctldHost=$host($host_addr)
+SlurmctldHost=${names[0]}(${addrs[0]})
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 AuthType=auth/munge
@@ -79,16 +79,11 @@ SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.%n.log
 ReturnToService=2
 FirstJobId=$first_job
-$nodes
-PartitionName=e2e Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+${nodes}PartitionName=e2e Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 export SLURM_CONF="$dir/slurm.conf"
 on_host 0 slurmctld -c -f "$SLURM_CONF"
-if [ -n "$hosts" ]; then
-  for i in $(seq 0 $(( count - 1 ))); do on_host "$i" slurmd -N "$hosts-h$i" -f "$SLURM_CONF"; done
-else
-  slurmd -f "$SLURM_CONF"
-fi
+for i in "${!names[@]}"; do on_host "$i" slurmd -N "${names[$i]}" -f "$SLURM_CONF"; done
 for _ in $(seq 1 100); do
   idle=$(on_host 0 sinfo -h -N -o %T 2>/dev/null | grep -c idle || true)
   if [ "$idle" = "$count" ]; then echo "SLURM_CONF=$SLURM_CONF"; exit 0; fi
