@@ -26,8 +26,9 @@ struct BenchArgs {
   int blas_threads = 0;
   bool paired = false;  // the i-th values of every sweep together, instead of every combination
   bool jsonl = false;   // one JSON line per finished config on stdout, the table on stderr
-  bool calibrate = false, calibrate_collectives = false, quick = false;  // bench/calibrate.h
+  bool calibrate = false, calibrate_link = false, quick = false;  // bench/calibrate.h
   std::vector<int> nprocs;
+  std::string inter_node;
 };
 
 struct Sweep {
@@ -123,8 +124,8 @@ int run_bench(const BenchArgs& args) {
   if (args.configs.size() > 1)
     throw InputError("--config is given " + std::to_string(args.configs.size()) +
                      " times: bench takes one (several only with --calibrate)");
-  if (!args.nprocs.empty() || args.quick)
-    throw InputError("--nproc and --quick go with --calibrate");
+  if (!args.nprocs.empty() || args.quick || !args.inter_node.empty())
+    throw InputError("--nproc, --quick and --inter-node go with --calibrate");
   const std::string config_file = args.configs.empty() ? "" : args.configs.front();
   nlohmann::json base = config_file.empty() ? protocol::to_json(protocol::RunConfig{})
                                             : protocol::read_config_json_file(config_file);
@@ -248,15 +249,22 @@ Command add_bench_command(CLI::App& app) {
                   "With --calibrate: local ranks for the collectives, 2 to 64 (repeatable; "
                   "default 2 and 4 on the CPU, every GPU on CUDA)");
   cmd->add_flag("--quick", args->quick, "With --calibrate: fewer shapes, sizes and repeats");
-  // One rank of --calibrate's collectives, started through moe-train launch (hidden).
-  cmd->add_flag("--calibrate-collectives", args->calibrate_collectives)->group("");
+  cmd->add_option("--inter-node", args->inter_node,
+                  "With --calibrate: the link between nodes, a file that --calibrate-link wrote "
+                  "across them (default: a copy of the intra-node figures)");
+  cmd->add_flag("--calibrate-link", args->calibrate_link,
+                "One rank of a collectives measurement over every rank of its launcher: "
+                "moe-train launch --nnodes N ... -- bench --calibrate-link --json FILE on each "
+                "node measures the link between them (rank 0 writes FILE, for --inter-node)");
   return [args]() {
-    if (!args->calibrate && !args->calibrate_collectives) return run_bench(*args);
+    if (!args->calibrate && !args->calibrate_link) return run_bench(*args);
+    if (args->calibrate && args->calibrate_link)
+      throw InputError("--calibrate and --calibrate-link: one or the other");
     if (!args->overrides.empty() || !args->sweeps.empty())
       throw InputError("--calibrate takes --config files, not --set or --sweep");
-    const CalibrateOptions options{args->configs, args->json_out, args->nprocs, args->quick};
-    return args->calibrate_collectives ? run_calibrate_collectives(options)
-                                       : run_calibrate(options);
+    const CalibrateOptions options{args->configs, args->json_out, args->nprocs, args->quick,
+                                   args->inter_node};
+    return args->calibrate_link ? run_calibrate_collectives(options) : run_calibrate(options);
   };
 }
 

@@ -89,6 +89,7 @@ TEST(CalibrateCommand, BadArgumentsExitTwoNamingTheProblem) {
   TempDir dir;
   const auto path = dir.file("profile.json");
   const auto bad_config = dir.write("bad.json", R"({"moe": {"experts": 0}})");
+  const auto not_a_link = dir.write("link.json", R"({"name": "x", "ranks": 2})");
   struct Case {
     std::vector<std::string> args;
     std::string message;
@@ -99,6 +100,10 @@ TEST(CalibrateCommand, BadArgumentsExitTwoNamingTheProblem) {
       {{"--nproc", "2", "--nproc", "65", "--json", path}, "--nproc 65"},
       {{"--config", bad_config, "--json", path}, bad_config + ": /moe/experts"},
       {{}, "needs --json FILE"},
+      {{"--inter-node", dir.file("nowhere.json"), "--json", path},
+       "--inter-node " + dir.file("nowhere.json") + ": cannot read it"},
+      {{"--inter-node", not_a_link, "--json", path}, "--inter-node " + not_a_link},
+      {{"--inter-node", bad_config, "--json", path}, "--inter-node " + bad_config},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"bench", "--calibrate", "--quick"};
@@ -108,6 +113,10 @@ TEST(CalibrateCommand, BadArgumentsExitTwoNamingTheProblem) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(path)) << c.message;
   }
+  // One rank of the link's measurement needs a launcher's ranks and a file.
+  auto alone = run_moe_train({"bench", "--calibrate-link", "--json", path});
+  EXPECT_EQ(alone.exit_status, 2) << alone.err;
+  EXPECT_NE(alone.err.find("runs as one of 2 or more ranks"), std::string::npos) << alone.err;
 }
 
 // Ranks whose collectives cannot start (Gloo told to use a network interface that does not

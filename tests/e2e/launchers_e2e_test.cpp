@@ -8,6 +8,7 @@
 
 #include "dist/launch_port.h"
 #include "distributed_fixtures.h"
+#include "launchers/slurm_cluster.h"
 
 namespace moe::test {
 namespace {
@@ -71,25 +72,6 @@ TEST(Launchers, TorchrunTrainsAsOneProcess) {
   EXPECT_NE(torchrun.err.find("rank 1 of 2"), std::string::npos) << torchrun.err;
   expect_same_training(one, torchrun);
 }
-
-// A one-node Slurm cluster for the test's lifetime.
-class SlurmCluster {
- public:
-  explicit SlurmCluster(const std::string& dir) : dir_(dir) {
-    const auto r = run_program(kScript, {"start", dir_});
-    started_ = r.exit_status == 0;
-    error_ = r.err;
-  }
-  ~SlurmCluster() { run_program(kScript, {"stop", dir_}); }
-  bool started() const { return started_; }
-  const std::string& error() const { return error_; }
-  std::string conf() const { return dir_ + "/slurm.conf"; }
-
- private:
-  static constexpr const char* kScript = MOE_SLURM_CLUSTER_SCRIPT;
-  std::string dir_, error_;
-  bool started_ = false;
-};
 
 TEST(Launchers, SrunTrainsAsOneProcess) {
   TempDir dir;

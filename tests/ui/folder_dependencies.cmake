@@ -4,18 +4,18 @@
 # this order or changes it here, in the open.
 #   cmake -DUI_DIR=<repository>/ui -P folder_dependencies.cmake
 cmake_minimum_required(VERSION 3.25)
-set(ui_folders telemetry widgets storage launch planner experiment dashboard runs report whatif
+set(ui_folders telemetry storage widgets launch planner experiment dashboard runs report whatif
   profiler window)
 set(allowed_telemetry "")
-set(allowed_widgets "")
 set(allowed_storage "")
-set(allowed_launch telemetry)
-set(allowed_planner widgets launch)
-set(allowed_experiment planner)
-set(allowed_dashboard telemetry widgets launch planner)
+set(allowed_widgets storage)
+set(allowed_launch telemetry storage)
+set(allowed_planner widgets storage launch)
+set(allowed_experiment storage planner)
+set(allowed_dashboard telemetry widgets storage launch planner)
 set(allowed_runs telemetry widgets storage experiment launch dashboard)
 set(allowed_report telemetry widgets storage experiment launch dashboard runs)
-set(allowed_whatif telemetry widgets experiment launch)
+set(allowed_whatif telemetry widgets storage experiment launch)
 set(allowed_profiler telemetry widgets storage experiment launch)
 set(allowed_window telemetry widgets storage planner experiment launch dashboard runs report whatif
   profiler)

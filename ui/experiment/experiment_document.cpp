@@ -5,9 +5,9 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include "experiment/local_target.h"
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 namespace {
@@ -213,10 +213,9 @@ bool ExperimentDocument::save(const QString& path, QString* error) {
   } else {
     // Unknown keys or ill-typed values: keep them in the file rather than drop the user's work.
     written = canonicalText();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write((written + "\n").toUtf8()) < 0 ||
-        !file.commit()) {
-      if (error) *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    QString why;
+    if (!saveWhole(path, (written + "\n").toUtf8(), &why)) {
+      if (error) *error = tr("Cannot write %1: %2").arg(path, why);
       return false;
     }
   }

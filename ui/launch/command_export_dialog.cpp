@@ -12,11 +12,11 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include "launch/command_exports.h"
 #include "launch/slurm_script.h"
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -111,14 +111,9 @@ QString CommandExportDialog::script() const {
 }
 
 bool CommandExportDialog::saveScript(const QString& path, QString* error) const {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    *error = tr("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  file.write(script().toUtf8());
-  if (!file.commit()) {
-    *error = tr("cannot write %1: %2").arg(path, file.errorString());
+  QString why;
+  if (!saveWhole(path, script().toUtf8(), &why)) {
+    *error = tr("cannot write %1: %2").arg(path, why);
     return false;
   }
   QFile::setPermissions(path, QFile::permissions(path) | QFile::ExeOwner);

@@ -17,7 +17,7 @@ QString copyTree(const QString& from, const QString& to);
 // success, else what failed.
 QString moveInto(const QString& from, const QString& into, const QStringList& keep);
 
-// The one subdirectory of `dir` (what `scp -r SRC DIR` made); empty with *error when there is
+// The one subdirectory of `dir` (what the fetch's tar unpacked); empty with *error when there is
 // not exactly one.
 QString onlySubdirectory(const QString& dir, QString* error);
 

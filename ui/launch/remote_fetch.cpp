@@ -37,6 +37,12 @@ du -sk -- "$dir" 2>/dev/null | cut -f1
 exit 0
 )SH";
 
+// $1: the remote run directory. Its tree as a tar stream on stdout, its own name the top entry.
+const char kArchiveScript[] = R"SH(dir=$1
+[ -d "$dir" ] || { printf 'no such directory: %s\n' "$dir" >&2; exit 3; }
+cd -- "$dir/.." && exec tar -c -f - -- "$(basename -- "$dir")"
+)SH";
+
 QString sizeText(qint64 kib) {
   if (kib < 0) return {};
   return QStringLiteral(" (%1)").arg(QLocale::system().formattedDataSize(kib * 1024));
@@ -48,23 +54,14 @@ RemoteFetch::RemoteFetch(QObject* parent) : QObject(parent) {}
 
 RemoteFetch::~RemoteFetch() {
   if (owns_dir_) inFlight().remove(local_dir_);
-  if (scp_) {
-    scp_->disconnect(this);
-    scp_->kill();
-  }
+  stopCopy();
   if (!temp_dir_.isEmpty())  // a copy cut short: its half is of no use
     (void)QtConcurrent::run([dir = temp_dir_] { QDir(dir).removeRecursively(); });
 }
 
-QStringList RemoteFetch::scpArguments(const SshEndpoint& endpoint, const QString& remote_dir,
-                                      const QString& into) {
-  const QString host = endpoint.host.contains(QLatin1Char(':'))
-                           ? QStringLiteral("[%1]").arg(endpoint.host)  // an IPv6 address
-                           : endpoint.host;
-  // -r: the tree; -p: the files keep their times (metrics.jsonl's is when the run ended).
-  return sshOptions(endpoint, /*for_scp=*/true)
-         << QStringLiteral("-r") << QStringLiteral("-p") << QStringLiteral("--")
-         << host + QLatin1Char(':') + remote_dir << into;
+QStringList RemoteFetch::archiveArguments(const SshEndpoint& endpoint, const QString& remote_dir) {
+  return sshArguments(endpoint, remoteScriptLine(QString::fromLatin1(kArchiveScript),
+                                                 QStringLiteral("moe-studio"), {remote_dir}));
 }
 
 QString RemoteFetch::runName() const {
@@ -156,39 +153,80 @@ void RemoteFetch::startCopy() {
       [this, over_ssh](const QString& error) {
         if (!error.isEmpty()) return finish(tr("Cannot copy %1: %2").arg(runName(), error));
         if (!over_ssh) return moveIntoPlace(temp_dir_);
-        scp_ = new QProcess(this);
-        connect(scp_, &QProcess::finished, this, &RemoteFetch::onCopied);
-        connect(scp_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-          if (e == QProcess::FailedToStart)
-            finish(
-                tr("Cannot start scp (%1): install the OpenSSH client.").arg(scp_->errorString()));
-        });
-        scp_->setStandardInputFile(QProcess::nullDevice());
-        scp_->start(QStringLiteral("scp"),
-                    scpArguments(record_.target.ssh, record_.remote_dir, temp_dir_));
+        // ssh's stdout is the local tar's stdin; the copy is done when both have ended.
+        sender_ = new QProcess(this);
+        unpacker_ = new QProcess(this);
+        sender_->setStandardInputFile(QProcess::nullDevice());
+        sender_->setStandardOutputProcess(unpacker_);
+        unpacker_->setStandardOutputFile(QProcess::nullDevice());
+        for (QProcess* process : {sender_, unpacker_}) {
+          connect(process, &QProcess::finished, this, &RemoteFetch::onCopyProcessEnded);
+          connect(
+              process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError e) {
+                if (e != QProcess::FailedToStart) return;
+                const QString name = process->program();
+                finish(
+                    tr("Cannot start %1 (%2): install %3.")
+                        .arg(name, process->errorString(),
+                             name == QLatin1String("ssh") ? tr("the OpenSSH client") : tr("tar")));
+              });
+        }
+        // tar keeps each file's time (metrics.jsonl's is when the run ended).
+        unpacker_->start(QStringLiteral("tar"),
+                         {QStringLiteral("-x"), QStringLiteral("-f"), QStringLiteral("-"),
+                          QStringLiteral("-C"), temp_dir_});
+        sender_->start(QStringLiteral("ssh"),
+                       archiveArguments(record_.target.ssh, record_.remote_dir));
       });
 }
 
-void RemoteFetch::onCopied(int exit_code, QProcess::ExitStatus status) {
-  const QString err = QString::fromLocal8Bit(scp_->readAllStandardError()).trimmed();
-  scp_->deleteLater();
-  scp_ = nullptr;
-  if (status != QProcess::NormalExit || exit_code != 0) {
-    // scp's own complaints ("scp: PATH: ...") as they are; the rest is ssh's (connection).
-    QString why = err.startsWith(QLatin1String("scp:"))
-                      ? err
-                      : sshFailureMessage(record_.target.ssh, 255, err);
-    // The check went through this connection a moment ago: a server that closes scp's at once
-    // most likely has no SFTP, which OpenSSH 9's scp speaks.
-    if (err.endsWith(QLatin1String("scp: Connection closed")))
-      why = tr("%1 accepted the connection but closed scp's (%2). Does its SSH server offer SFTP "
-               "(a Subsystem sftp line in sshd_config)? scp needs it since OpenSSH 9.")
-                .arg(record_.target.ssh.destination(), err);
-    return finish(tr("Copying %1 from %2 failed: %3")
-                      .arg(record_.remote_dir, record_.target.name,
-                           err.isEmpty() ? tr("scp ended with status %1").arg(exit_code) : why));
-  }
+void RemoteFetch::onCopyProcessEnded() {
+  if (!sender_ || !unpacker_ || sender_->state() != QProcess::NotRunning ||
+      unpacker_->state() != QProcess::NotRunning)
+    return;
+  const QString failure = copyFailure();
+  stopCopy();
+  if (!failure.isEmpty())
+    return finish(
+        tr("Copying %1 from %2 failed: %3").arg(record_.remote_dir, record_.target.name, failure));
   moveIntoPlace(temp_dir_);
+}
+
+// ssh's own failure (the connection) first; then the local tar's (a full disk here makes the
+// remote tar fail on a broken pipe); then the remote script's.
+QString RemoteFetch::copyFailure() const {
+  const auto failed = [](const QProcess* p) {
+    return p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0;
+  };
+  const auto errorText = [](QProcess* p) {
+    return QString::fromLocal8Bit(p->readAllStandardError()).trimmed();
+  };
+  const QString sent = errorText(sender_), unpacked = errorText(unpacker_);
+  if (failed(sender_) && sender_->exitCode() == 255)
+    return sshFailureMessage(record_.target.ssh, 255, sent);
+  if (failed(unpacker_))
+    return tr("unpacking into %1: %2")
+        .arg(temp_dir_, unpacked.isEmpty()
+                            ? tr("tar ended with status %1").arg(unpacker_->exitCode())
+                            : unpacked);
+  if (failed(sender_))
+    return sender_->exitCode() == kGoneExit
+               ? tr("the run directory is gone (%1)").arg(sent)
+               : (sent.isEmpty()
+                      ? tr("the remote tar ended with status %1").arg(sender_->exitCode())
+                      : sent);
+  return {};
+}
+
+void RemoteFetch::stopCopy() {
+  for (QProcess** process : {&sender_, &unpacker_}) {
+    if (!*process) continue;
+    (*process)->disconnect(this);
+    (*process)->kill();
+    (*process)->waitForFinished(1000);
+    (*process)->deleteLater();
+    *process = nullptr;
+  }
 }
 
 void RemoteFetch::moveIntoPlace(const QString& copied) {
@@ -218,12 +256,7 @@ void RemoteFetch::finish(const QString& error) {
   running_ = false;
   if (owns_dir_) inFlight().remove(local_dir_);
   owns_dir_ = false;
-  if (scp_) {
-    scp_->disconnect(this);
-    scp_->kill();
-    scp_->deleteLater();
-    scp_ = nullptr;
-  }
+  stopCopy();
   if (!temp_dir_.isEmpty()) {
     (void)QtConcurrent::run([dir = temp_dir_] { QDir(dir).removeRecursively(); });
     temp_dir_.clear();

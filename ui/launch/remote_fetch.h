@@ -1,9 +1,11 @@
 // RemoteFetch: copies a remote run's directory (config.json, stderr.log, checkpoints/, trace.json,
 // remote/...) into its local directory under the app's runs root, so the run can be replayed,
 // compared and reported like a local one. The local directory's remote.json says where the run
-// is; the copy goes over the run's own connection (`scp -r` with sshOptions(): BatchMode, the host
-// keys, the shared master connection), or is a plain file copy for a Slurm cluster on this
-// machine. OpenSSH 9's scp speaks SFTP, so the remote path is never read by a remote shell.
+// is; the copy goes over the run's own connection (ssh with sshOptions(): BatchMode, the host keys,
+// the shared master connection) as a tar stream into a local tar, or is a plain file copy for a
+// Slurm cluster on this machine. The remote side is a fixed script that gets the path as its
+// positional parameter (remote_command.h), so any OpenSSH works, with or without SFTP, and a
+// path with spaces or quotes is one word.
 //
 // Steps: read remote.json (worker thread); ask the target whether the directory is there (one
 // RemoteChannel script: a clear "unreachable" or "gone" before any copying); copy it into a
@@ -37,9 +39,9 @@ class RemoteFetch : public QObject {
   bool isRunning() const { return running_; }
   QString localDir() const { return local_dir_; }
 
-  // The scp command line that copies `remote_dir` of `endpoint` into `into` (for tests).
-  static QStringList scpArguments(const SshEndpoint& endpoint, const QString& remote_dir,
-                                  const QString& into);
+  // The ssh command line whose stdout is `remote_dir` of `endpoint` as a tar stream, the
+  // directory's own name its one top entry (for tests).
+  static QStringList archiveArguments(const SshEndpoint& endpoint, const QString& remote_dir);
 
  signals:
   void progress(const QString& text);
@@ -50,7 +52,9 @@ class RemoteFetch : public QObject {
   void onRecord(const RemoteRunRecord& record, const QString& error);
   void onChecked(const RemoteResult& result);
   void startCopy();
-  void onCopied(int exit_code, QProcess::ExitStatus status);
+  void onCopyProcessEnded();
+  QString copyFailure() const;  // empty when both ends of the copy succeeded
+  void stopCopy();
   void moveIntoPlace(const QString& copied);
   void finish(const QString& error);
   QString runName() const;
@@ -58,7 +62,8 @@ class RemoteFetch : public QObject {
   QString local_dir_, temp_dir_;
   RemoteRunRecord record_;
   RemoteChannel* check_ = nullptr;
-  QProcess* scp_ = nullptr;
+  QProcess* sender_ = nullptr;    // ssh: the remote tar -c
+  QProcess* unpacker_ = nullptr;  // the local tar -x, reading the sender's stdout
   bool running_ = false;
   bool owns_dir_ = false;  // local_dir_ is in the set of directories being fetched
 };

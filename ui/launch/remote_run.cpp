@@ -324,12 +324,18 @@ void RemoteRun::cancel() {
   if (!isActive() || cancel_requested_) return;
   cancel_requested_ = true;
   if (record_.remote_dir.isEmpty() || (record_.job_id.isEmpty() && !stream_)) return;  // later
-  sendCancel(last_status_.isQueued());  // a queued job has nothing to checkpoint
+  sendCancel(stillQueued());  // a queued job has nothing to checkpoint
+}
+
+// The last status said queued and no telemetry says otherwise: a small run's first steps can
+// arrive before the next status (every 2 s), and a running job must get the interrupt.
+bool RemoteRun::stillQueued() const {
+  return state_ == State::Starting && last_status_.isQueued();
 }
 
 void RemoteRun::sendCancel(bool hard) {
   // A queued job is cancelled outright: it has no steps to lose.
-  hard_cancelled_ = hard_cancelled_ || (hard && !last_status_.isQueued());
+  hard_cancelled_ = hard_cancelled_ || (hard && !stillQueued());
   if (record_.target.kind == Target::Kind::Slurm) {
     signal_->run(remote_scripts::kCancelJob,
                  {record_.job_id, hard ? QString() : QStringLiteral("INT"), setupCommands()});

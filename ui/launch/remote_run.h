@@ -104,6 +104,7 @@ class RemoteRun : public Run {
   void setConnectionProblem(const QString& why);
   void addStderrTail(const QStringList& tail);
   void sendCancel(bool hard);
+  bool stillQueued() const;
   void endUnstarted();
   QString setupCommands() const;
   // remote_run_end.cpp: how it ended

@@ -3,9 +3,10 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <algorithm>
+
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -62,13 +63,11 @@ std::optional<RemoteRunRecord> RemoteRunRecord::read(const QString& local_dir, Q
 }
 
 bool RemoteRunRecord::write(const QString& local_dir, QString* error) const {
-  QSaveFile file(QDir(local_dir).filePath(kFileName));
-  if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(toJson()).toJson()) < 0 ||
-      !file.commit()) {
-    if (error) *error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
-    return false;
-  }
-  return true;
+  const QString path = QDir(local_dir).filePath(kFileName);
+  QString why;
+  if (saveWhole(path, QJsonDocument(toJson()).toJson(), &why)) return true;
+  if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+  return false;
 }
 
 QStringList activeRemoteRunDirs(const QString& runs_root) {

@@ -84,7 +84,26 @@ tail -n 40 remote/stderr.log 2> /dev/null
 exit 0
 )SH");
 
-const QString kFollow = QStringLiteral(R"SH(exec tail -c +"$(($2 + 1))" -F -- "$1" 2> /dev/null
+// Whole lines only, by byte offset: a line still being written, or one the engine cuts back
+// after a full disk (AppendFile truncates to the last whole line), is never sent, so the offset
+// stays on a line boundary that a shrink cannot pass (tail -F would re-send the whole file). A
+// write to a closed connection ends the loop.
+const QString kFollow = QStringLiteral(R"SH(file=$1 offset=$2
+window() { tail -c +"$((offset + 1))" -- "$file" | head -c "$1"; }
+while :; do
+  size=$(wc -c < "$file" 2> /dev/null || echo 0)
+  if [ "$size" -gt "$offset" ]; then
+    count=$((size - offset))
+    if [ -n "$(tail -c +"$size" -- "$file" | head -c 1)" ]; then
+      count=$((count - $(window "$count" | tail -n 1 | wc -c)))
+    fi
+    if [ "$count" -gt 0 ]; then
+      window "$count" || exit 0
+      offset=$((offset + count))
+    fi
+  fi
+  sleep 0.2
+done
 )SH");
 
 const QString kRead = QStringLiteral(R"SH([ -f "$1" ] || exit 0

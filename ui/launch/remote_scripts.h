@@ -40,7 +40,8 @@ extern const QString kSubmitBatch;
 // remote/stderr.log. "missing" alone when the run directory is gone.
 extern const QString kStatus;
 
-// $1 file, $2 byte offset: the file's bytes from the offset on, following it as it grows.
+// $1 file, $2 byte offset (a line boundary): the file's whole lines from the offset on,
+// following it as it grows (polled); a cut-back last line is never sent.
 extern const QString kFollow;
 // $1 file, $2 byte offset: the file's bytes from the offset on, now.
 extern const QString kRead;

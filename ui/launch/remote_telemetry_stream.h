@@ -4,7 +4,8 @@
 // connection (it re-attaches by itself, with a growing pause) or an app restart (the next
 // RemoteRun starts it at the mirror's size), no line is lost or repeated.
 //
-// Following is `tail -F` on the target (remote_scripts::kFollow); finish() reads what is left once
+// Following polls the target for whole lines by byte offset (remote_scripts::kFollow: a line the
+// engine cuts back after a full remote disk is never sent); finish() reads what is left once
 // the run has ended, then says caughtUp(). Mirror appends run in order on a worker thread, and a
 // line leaves (lines(), offset()) only once it is in the mirror: when an append fails (a full
 // local disk), following stops and mirrorFailed() says why; the mirror then ends at a line

@@ -39,7 +39,7 @@ QString sshControlDirectory() {
   return dir;
 }
 
-QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp) {
+QStringList sshOptions(const SshEndpoint& endpoint) {
   QStringList options{
       QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
       QStringLiteral("StrictHostKeyChecking=") +
@@ -57,12 +57,8 @@ QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp) {
   if (!endpoint.identity_file.isEmpty())
     options << QStringLiteral("-o") << QStringLiteral("IdentitiesOnly=yes") << QStringLiteral("-i")
             << endpoint.identity_file;
-  // scp's -l is a bandwidth limit, not the login name: it gets the user as an option.
-  if (!endpoint.user.isEmpty())
-    options << (for_scp ? QStringList{QStringLiteral("-o"), QStringLiteral("User=") + endpoint.user}
-                        : QStringList{QStringLiteral("-l"), endpoint.user});
-  options << (for_scp ? QStringLiteral("-P") : QStringLiteral("-p"))
-          << QString::number(endpoint.port);
+  if (!endpoint.user.isEmpty()) options << QStringLiteral("-l") << endpoint.user;
+  options << QStringLiteral("-p") << QString::number(endpoint.port);
   return options;
 }
 

@@ -12,8 +12,8 @@
 
 namespace moe::ui {
 
-// The -o options and flags for `ssh` (and, with scp's spelling of the port, `scp`).
-QStringList sshOptions(const SshEndpoint& endpoint, bool for_scp = false);
+// The -o options and flags for `ssh`.
+QStringList sshOptions(const SshEndpoint& endpoint);
 // ssh OPTIONS DESTINATION REMOTE_LINE (the line comes from remoteScriptLine()).
 QStringList sshArguments(const SshEndpoint& endpoint, const QString& remote_line);
 // Where the shared master connections' sockets live (a private directory of this user).

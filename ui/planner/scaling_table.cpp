@@ -1,6 +1,5 @@
 #include "planner/scaling_table.h"
 
-#include <QSaveFile>
 #include <QStringList>
 
 #include <map>
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "planner/plan_model.h"
+#include "storage/whole_file.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {
@@ -87,12 +87,9 @@ QString scalingCsv(const std::vector<plan::LayoutPrediction>& table) {
 
 bool writeScalingCsv(const std::vector<plan::LayoutPrediction>& table, const QString& path,
                      QString* error) {
-  QSaveFile file(path);
-  if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    file.write(scalingCsv(table).toUtf8());
-    if (file.commit()) return true;
-  }
-  if (error) *error = QStringLiteral("Cannot write %1: %2").arg(path, file.errorString());
+  QString why;
+  if (saveWhole(path, scalingCsv(table).toUtf8(), &why)) return true;
+  if (error) *error = QStringLiteral("Cannot write %1: %2").arg(path, why);
   return false;
 }
 

@@ -25,7 +25,7 @@ std::vector<ScalingPoint> scalingPoints(const std::vector<plan::LayoutPrediction
 // a2a_bytes_per_step,allreduce_bytes_per_step,fits, then phase_<name>_ms for every phase.
 // Numbers read back as the same doubles; best and fits are true or false.
 QString scalingCsv(const std::vector<plan::LayoutPrediction>& table);
-// Written all or nothing (QSaveFile). False with *error naming the file.
+// Written all or nothing (saveWhole). False with *error naming the file.
 bool writeScalingCsv(const std::vector<plan::LayoutPrediction>& table, const QString& path,
                      QString* error);
 

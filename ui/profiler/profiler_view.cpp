@@ -10,7 +10,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -20,6 +19,7 @@
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
+#include "storage/whole_file.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {
@@ -30,17 +30,10 @@ constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kMaxLogBlocks = 2000;  // stderr lines kept in the log view
 
 bool writeSweepCsv(const QList<BenchResult>& results, const QString& path, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = path + QStringLiteral(": ") + file.errorString();
-    return false;
-  }
-  file.write(sweepCsv(results).toUtf8());
-  if (!file.commit()) {
-    if (error) *error = path + QStringLiteral(": ") + file.errorString();
-    return false;
-  }
-  return true;
+  QString why;
+  if (saveWhole(path, sweepCsv(results).toUtf8(), &why)) return true;
+  if (error) *error = path + QStringLiteral(": ") + why;
+  return false;
 }
 
 QLabel* heading(const QString& text, QWidget* parent) {

@@ -3,13 +3,13 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <vector>
 
 #include "launch/command_exports.h"
 #include "protocol/run_config.h"
 #include "report/run_report.h"
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -39,13 +39,9 @@ bool exportRunConfig(const QString& run_dir, const QString& out_path, QString* e
   if (!loadRunReport(run_dir, &report, error)) return false;
   const nlohmann::json json = configExportJson(
       report.config, report.run_id, QDir(report.run_dir).filePath(QStringLiteral("config.json")));
-  QSaveFile file(out_path);
-  const std::string text = json.dump(2) + "\n";
-  if (!file.open(QIODevice::WriteOnly) ||
-      file.write(text.data(), static_cast<qint64>(text.size())) !=
-          static_cast<qint64>(text.size()) ||
-      !file.commit()) {
-    *error = out_path + QStringLiteral(": ") + file.errorString();
+  QString why;
+  if (!saveWhole(out_path, QByteArray::fromStdString(json.dump(2) + "\n"), &why)) {
+    *error = out_path + QStringLiteral(": ") + why;
     return false;
   }
   return true;

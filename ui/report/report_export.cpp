@@ -2,13 +2,13 @@
 #include "report/report_export.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include "report/comparison_report.h"
 #include "report/report_document.h"
 #include "report/report_html.h"
 #include "report/report_pdf.h"
 #include "report/run_report_document.h"
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -33,12 +33,10 @@ bool writeReport(const ReportDocument& document, const QString& path, QString* e
   }
   if (format == ReportFormat::kPdf) return writeReportPdf(document, path, error);
   const QByteArray html = reportHtml(document);
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(html) != html.size() || !file.commit()) {
-    *error = path + QStringLiteral(": ") + file.errorString();
-    return false;
-  }
-  return true;
+  QString why;
+  if (saveWhole(path, html, &why)) return true;
+  *error = path + QStringLiteral(": ") + why;
+  return false;
 }
 
 bool writeRunReport(const RunReport& report, const QString& path, QString* error) {

@@ -1,13 +1,14 @@
 #include "whatif/synthetic_input.h"
 
 #include <QFile>
-#include <QSaveFile>
 
 #include <cstring>
 #include <random>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -67,7 +68,8 @@ bool writeWithSyntheticInput(const QString& from, const SafetensorsHeader& heade
     out.write(reinterpret_cast<const char*>(row.data()),
               static_cast<qint64>(row.size() * sizeof(float)));
   }
-  if (!out.commit()) return fail(to + ": " + out.errorString());
+  QString why;
+  if (!commitWhole(out, &why)) return fail(to + ": " + why);
   return true;
 }
 

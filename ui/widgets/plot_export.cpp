@@ -4,10 +4,11 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <qcustomplot.h>
+
+#include "storage/whole_file.h"
 
 namespace moe::ui {
 
@@ -21,17 +22,13 @@ bool fail(QString* error, const QString& message) {
 bool writeSvg(QCustomPlot* plot, const QString& path, int w, int h) {
   const QByteArray svg = plotSvg(plot, QSize(w, h), QStringLiteral("MoE Studio plot"));
   if (svg.isEmpty()) return false;
-  QSaveFile file(path);
-  return file.open(QIODevice::WriteOnly) && file.write(svg) == svg.size() && file.commit();
+  return saveWhole(path, svg);
 }
 
 bool writeCsv(const QCustomPlot* plot, const QString& path, QString* error) {
-  QSaveFile file(path);  // all or nothing: a failed export leaves no half-written file
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-    return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
-  file.write(plotCsv(plot).toUtf8());
-  if (!file.commit())
-    return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+  QString why;  // all or nothing: a failed export leaves no half-written file
+  if (!saveWhole(path, plotCsv(plot).toUtf8(), &why))
+    return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, why));
   return true;
 }
 

@@ -107,7 +107,7 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t) {
 }
 
 plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,
-                                      bool quick) {
+                                      bool quick, int64_t nodes) {
   torch::NoGradGuard no_grad;
   const int64_t n = group.world_size();
   const std::vector<int64_t> sizes =
@@ -131,8 +131,10 @@ plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Devic
   }
   plan::LinkProfile link;
   const bool nccl = device.is_cuda() && group.backend_name().find("nccl") != std::string::npos;
-  link.name =
-      "loopback " + std::string(nccl ? "NCCL" : "Gloo") + ", " + std::to_string(n) + " ranks";
+  const std::string backend = nccl ? "NCCL" : "Gloo";
+  link.name = nodes > 1 ? backend + ", " + std::to_string(n) + " ranks on " +
+                              std::to_string(nodes) + " nodes"
+                        : "loopback " + backend + ", " + std::to_string(n) + " ranks";
   link.ranks = n;
   std::tie(link.all_to_all_latency_s, link.all_to_all_bandwidth) =
       latency_and_bandwidth(a2a_bytes, a2a_s);
@@ -145,10 +147,10 @@ int run_calibrate_collectives(const CalibrateOptions& options) {
   const auto layout = dist::rank_layout_from_environment();
   if (layout.world_size < 2) {
     throw InputError(
-        "bench --calibrate-collectives: runs as one of 2 or more ranks under moe-train launch "
-        "(bench --calibrate starts it)");
+        "bench --calibrate-link: runs as one of 2 or more ranks under a launcher (moe-train "
+        "launch --nnodes N ... -- bench --calibrate-link --json FILE on each node)");
   }
-  if (options.json_out.empty()) throw InputError("bench --calibrate-collectives needs --json");
+  if (options.json_out.empty()) throw InputError("bench --calibrate-link needs --json");
   const protocol::RunConfig config =
       options.configs.empty() ? protocol::RunConfig{} : load_valid_config(options.configs.front());
   // The threads the engine gives each of these local ranks.
@@ -157,7 +159,8 @@ int run_calibrate_collectives(const CalibrateOptions& options) {
   kernels::cpu_backend().set_threads(threads);
   const at::Device device = compute_device(resolved_device(config), layout.local_rank);
   dist::ProcessGroup group(layout, config.parallel.backend, std::chrono::seconds(120));
-  const plan::LinkProfile link = measure_collectives(group, device, options.quick);
+  const int64_t nodes = std::max<int64_t>(1, layout.world_size / layout.local_world_size);
+  const plan::LinkProfile link = measure_collectives(group, device, options.quick, nodes);
   if (group.rank() == 0) {
     write_file_whole(options.json_out, link_json(link) + "\n", "--json");
   }
@@ -173,7 +176,7 @@ plan::LinkProfile run_collectives_child(int nproc, const CalibrateOptions& optio
                                 std::to_string(nproc),
                                 "--",
                                 "bench",
-                                "--calibrate-collectives",
+                                "--calibrate-link",
                                 "--json",
                                 out};
   if (options.quick) args.push_back("--quick");

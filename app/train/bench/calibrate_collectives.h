@@ -24,11 +24,12 @@ struct LineFit {
 };
 LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t);
 
-// Every rank calls it; the figures are the same on every rank (the slowest rank's medians).
+// Every rank calls it; the figures are the same on every rank (the slowest rank's medians). The
+// link is named for its ranks and, over several, its nodes.
 plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,
-                                      bool quick);
+                                      bool quick, int64_t nodes = 1);
 
-// Starts `nproc` local ranks (moe-train launch ... bench --calibrate-collectives), passing their
+// Starts `nproc` local ranks (moe-train launch ... bench --calibrate-link), passing their
 // output through to stderr, and returns what rank 0 measured. Throws std::runtime_error with the
 // tail of the ranks' stderr when they fail.
 plan::LinkProfile run_collectives_child(int nproc, const CalibrateOptions& options);

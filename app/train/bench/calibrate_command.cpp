@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
+#include <optional>
 
 #include "bench/blas_threads.h"
 #include "bench/calibrate.h"
@@ -16,6 +18,7 @@
 #include "bench/calibrate_progress.h"
 #include "config_input.h"
 #include "moe_kernels/backend.h"
+#include "plan/profile_fields.h"
 #include "runtime/device.h"
 #include "train/engine_support.h"
 
@@ -45,6 +48,22 @@ void check_nprocs(const std::vector<int>& nprocs) {
   }
 }
 
+// The link between nodes that `bench --calibrate-link` measured across them.
+plan::LinkProfile read_inter_node(const std::string& path) {
+  const std::string where = "--inter-node " + path;
+  std::ifstream in(path);
+  if (!in) throw InputError(where + ": cannot read it (" + std::strerror(errno) + ")");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false, true);
+  if (doc.is_discarded() || !doc.is_object())
+    throw InputError(where + ": not a link file (JSON written by bench --calibrate-link)");
+  try {
+    return plan::linkFromJson(doc, where);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+}
+
 // `threads` on every pool a GEMM or an op can use, as the engine sets them for a rank.
 void use_threads(int threads) {
   apply_thread_config({threads, blas_threads_controllable() ? threads : 0});
@@ -70,6 +89,10 @@ int run_calibrate(const CalibrateOptions& given) {
   CalibrateOptions options = given;
   check_writable(options.json_out);
   check_nprocs(options.nprocs);
+  const std::optional<plan::LinkProfile> inter_node =
+      options.inter_node.empty()
+          ? std::nullopt
+          : std::optional<plan::LinkProfile>(read_inter_node(options.inter_node));
   std::vector<protocol::RunConfig> configs;
   for (const auto& file : options.configs) configs.push_back(load_valid_config(file));
   if (configs.empty()) configs.emplace_back();
@@ -136,11 +159,15 @@ int run_calibrate(const CalibrateOptions& given) {
   d.memory_bandwidth = elementwise_bandwidth(device.device, options.quick);
   progress.step("overhead of one small tensor operation");
   d.op_overhead_s = op_overhead_s(device.device, options.quick);
-  profile.inter_node = profile.intra_node.front();
-  for (const auto& link : profile.intra_node) {
-    if (link.ranks > profile.inter_node.ranks) profile.inter_node = link;
+  if (inter_node) {
+    profile.inter_node = *inter_node;
+  } else {
+    profile.inter_node = profile.intra_node.front();
+    for (const auto& link : profile.intra_node) {
+      if (link.ranks > profile.inter_node.ranks) profile.inter_node = link;
+    }
+    profile.inter_node.name = "(not measured: one node; copy of the intra-node figures)";
   }
-  profile.inter_node.name = "(not measured: one node; copy of the intra-node figures)";
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   finish_profile_file(profile, options.json_out, seconds, options.quick, std::cout);

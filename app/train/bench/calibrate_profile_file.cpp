@@ -55,8 +55,11 @@ void write_profile(const plan::HardwareProfile& profile, const std::string& path
        << utc_date() << " in " << static_cast<int>(seconds + 0.5) << " s.\n"
        << "// A measured profile has no datasheet peak: each peak_flops_* is the best GEMM rate\n"
        << "// measured here in that dtype, and gemm_efficiency is 1 because gemm_rates are\n"
-       << "// measured rates. inter_node is not measured (one node): a copy of the intra-node\n"
-       << "// figures of the most ranks.\n"
+       << "// measured rates. "
+       << (profile.inter_node.name.rfind("(not measured", 0) == 0
+               ? "inter_node is not measured (one node): a copy of the intra-node\n"
+                 "// figures of the most ranks.\n"
+               : "inter_node was measured across nodes (bench --calibrate-link, --inter-node).\n")
        << plan::profileJson(profile);
   write_file_whole(path, text.str(), "--json");
 }

@@ -6,7 +6,8 @@
 #   test_hosts.sh up NAME N            creates them (removing any left by an earlier, crashed run)
 #   test_hosts.sh down NAME            kills every process in them and removes them
 #   test_hosts.sh addr NAME I          prints host I's address
-#   test_hosts.sh run NAME I CMD...    runs CMD on host I, with the hostname NAME-hI
+#   test_hosts.sh run NAME I CMD...    runs CMD on host I, with the hostname NAME-hI and the
+#                                      machine's cgroup file systems
 #   test_hosts.sh link NAME I up|down  brings host I's link up or cuts it
 #   test_hosts.sh shape NAME I [rate R] [loss P] [delay D]
 #                                      shapes host I's link both ways: rate (tc tbf, e.g. 1gbit),
@@ -80,7 +81,18 @@ case "$action" in
   addr) addr "${3:?host index}" ;;
   run)
     i=${3:?host index}; shift 3
-    exec ip netns exec "$(host "$i")" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$(host "$i")" "$@"
+    # ip netns exec mounts a sysfs of the namespace over /sys, which hides the machine's cgroup
+    # file systems; a slurmd needs them: mount the same ones again, on the host only.
+    export TEST_HOSTS_CGROUPS
+    TEST_HOSTS_CGROUPS=$(awk '$2 ~ "^/sys/fs/cgroup" && $3 ~ "^(tmpfs|cgroup2?)$" {
+      print $2, $3, $4 }' /proc/mounts)
+    exec ip netns exec "$(host "$i")" unshare --uts sh -c '
+      hostname "$0"
+      printf "%s\n" "$TEST_HOSTS_CGROUPS" | while read -r dir type options; do
+        [ -n "$dir" ] && mkdir -p "$dir" && mount -t "$type" -o "$options" "$type" "$dir"
+      done
+      unset TEST_HOSTS_CGROUPS
+      exec "$@"' "$(host "$i")" "$@"
     ;;
   link) ip -n "$(host "${3:?host index}")" link set eth0 "${4:?up or down}" ;;
   shape)

@@ -138,8 +138,8 @@ class TestRemoteFetch : public QObject {
     expectFetched(*run);
   }
 
-  // scp gets the remote path as one argument (SFTP: no remote shell reads it); the local side is
-  // a path like any other.
+  // The remote path is the archive script's one positional parameter, never shell syntax; the
+  // local side is a path like any other.
   void runsRootsWithSpacesAndQuotes() {
     SshServerFixture server;
     QVERIFY2(server.ok(), qPrintable(server.error()));
