@@ -7,17 +7,15 @@
 #include <QtTest>
 
 #include "launch/remote_telemetry_stream.h"
+#include "remote_run_support.h"
 
+using moe::test::readAll;
 using moe::ui::RemoteTelemetryStream;
 using moe::ui::Target;
 
 class TestRemoteTelemetryStream : public QObject {
   Q_OBJECT
 
-  static QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-  }
   static void append(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::Append));
