@@ -91,7 +91,8 @@ exit 0
 const QString kFollow = QStringLiteral(R"SH(file=$1 offset=$2
 window() { tail -c +"$((offset + 1))" -- "$file" | head -c "$1"; }
 while :; do
-  size=$(wc -c < "$file" 2> /dev/null || echo 0)
+  size=0
+  [ -f "$file" ] && size=$(wc -c < "$file")
   if [ "$size" -gt "$offset" ]; then
     count=$((size - offset))
     if [ -n "$(tail -c +"$size" -- "$file" | head -c 1)" ]; then
