@@ -222,8 +222,7 @@ void RemoteFetch::stopCopy() {
   for (QProcess** process : {&sender_, &unpacker_}) {
     if (!*process) continue;
     (*process)->disconnect(this);
-    (*process)->kill();
-    (*process)->waitForFinished(1000);
+    (*process)->kill();  // no wait: the GUI thread goes on; deleteLater reaps it
     (*process)->deleteLater();
     *process = nullptr;
   }

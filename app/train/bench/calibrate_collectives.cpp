@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -223,12 +224,22 @@ plan::LinkProfile run_collectives_child(int nproc, const CalibrateOptions& optio
     throw std::runtime_error("the collectives on " + std::to_string(nproc) +
                              " local ranks failed (" + how + "); their output ended:\n" + tail);
   }
-  std::ifstream in(out);
+  const plan::LinkProfile link =
+      read_link_file(out, "collectives of " + std::to_string(nproc) + " ranks");
+  std::filesystem::remove(out, ignored);
+  return link;
+}
+
+plan::LinkProfile read_link_file(const std::string& path, const std::string& where) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(where + ": cannot read it (" + std::strerror(errno) + ")");
   std::stringstream text;
   text << in.rdbuf();
-  std::filesystem::remove(out, ignored);
-  return plan::linkFromJson(nlohmann::json::parse(text.str()),
-                            "collectives of " + std::to_string(nproc) + " ranks");
+  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false, true);
+  if (doc.is_discarded() || !doc.is_object())
+    throw std::invalid_argument(where +
+                                ": not a link file (JSON written by bench --calibrate-link)");
+  return plan::linkFromJson(doc, where);
 }
 
 }  // namespace moe::train

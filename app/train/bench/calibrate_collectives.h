@@ -29,6 +29,10 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& t);
 plan::LinkProfile measure_collectives(dist::ProcessGroup& group, const at::Device& device,
                                       bool quick, int64_t nodes = 1);
 
+// A link file as `bench --calibrate-link` writes it. Throws std::invalid_argument naming `where`
+// and what is wrong (unreadable, not JSON, a missing or bad figure).
+plan::LinkProfile read_link_file(const std::string& path, const std::string& where);
+
 // Starts `nproc` local ranks (moe-train launch ... bench --calibrate-link), passing their
 // output through to stderr, and returns what rank 0 measured. Throws std::runtime_error with the
 // tail of the ranks' stderr when they fail.

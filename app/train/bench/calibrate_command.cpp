@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 
 #include "bench/blas_threads.h"
@@ -18,7 +17,6 @@
 #include "bench/calibrate_progress.h"
 #include "config_input.h"
 #include "moe_kernels/backend.h"
-#include "plan/profile_fields.h"
 #include "runtime/device.h"
 #include "train/engine_support.h"
 
@@ -48,17 +46,10 @@ void check_nprocs(const std::vector<int>& nprocs) {
   }
 }
 
-// The link between nodes that `bench --calibrate-link` measured across them.
+// The link between nodes that `bench --calibrate-link` measured across them: bad input, exit 2.
 plan::LinkProfile read_inter_node(const std::string& path) {
-  const std::string where = "--inter-node " + path;
-  std::ifstream in(path);
-  if (!in) throw InputError(where + ": cannot read it (" + std::strerror(errno) + ")");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false, true);
-  if (doc.is_discarded() || !doc.is_object())
-    throw InputError(where + ": not a link file (JSON written by bench --calibrate-link)");
   try {
-    return plan::linkFromJson(doc, where);
+    return read_link_file(path, "--inter-node " + path);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
@@ -166,7 +157,7 @@ int run_calibrate(const CalibrateOptions& given) {
     for (const auto& link : profile.intra_node) {
       if (link.ranks > profile.inter_node.ranks) profile.inter_node = link;
     }
-    profile.inter_node.name = "(not measured: one node; copy of the intra-node figures)";
+    profile.inter_node.name = kUnmeasuredInterNode;
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -56,7 +56,7 @@ void write_profile(const plan::HardwareProfile& profile, const std::string& path
        << "// A measured profile has no datasheet peak: each peak_flops_* is the best GEMM rate\n"
        << "// measured here in that dtype, and gemm_efficiency is 1 because gemm_rates are\n"
        << "// measured rates. "
-       << (profile.inter_node.name.rfind("(not measured", 0) == 0
+       << (profile.inter_node.name == kUnmeasuredInterNode
                ? "inter_node is not measured (one node): a copy of the intra-node\n"
                  "// figures of the most ranks.\n"
                : "inter_node was measured across nodes (bench --calibrate-link, --inter-node).\n")

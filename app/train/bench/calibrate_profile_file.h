@@ -10,6 +10,11 @@
 
 namespace moe::train {
 
+// The name of a profile's inter_node when it was not measured (one node: a copy of the
+// intra-node figures of the most ranks); the file's comment says which it is.
+inline constexpr const char* kUnmeasuredInterNode =
+    "(not measured: one node; copy of the intra-node figures)";
+
 std::string utc_date();  // "2026-12-01 03:34 UTC"
 // The best measured rate in `dtype` (0: none measured).
 double best_rate(const std::vector<plan::GemmRate>& rates, const std::string& dtype);
