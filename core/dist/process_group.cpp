@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -369,6 +370,40 @@ PendingWork ProcessGroup::all_to_all_async(const at::Tensor& in, at::Tensor& out
   return started(
       hold(impl_->for_tensor(input).alltoall_base(out, input, equal_splits, equal_splits, o)),
       "all_to_all");
+}
+
+PendingWork ProcessGroup::all_to_all_rows_async(const at::Tensor& in, at::Tensor& out,
+                                                const std::vector<int64_t>& send_rows,
+                                                const std::vector<int64_t>& recv_rows) {
+  const auto total = [](const std::vector<int64_t>& v) {
+    return std::accumulate(v.begin(), v.end(), int64_t{0});
+  };
+  TORCH_CHECK(in.is_contiguous() && out.is_contiguous() &&
+                  static_cast<int64_t>(send_rows.size()) == world_size() &&
+                  static_cast<int64_t>(recv_rows.size()) == world_size() &&
+                  in.size(0) == total(send_rows) && out.size(0) == total(recv_rows),
+              "all_to_all_rows: contiguous tensors with as many rows as their splits, one per rank");
+  if (is_single()) {
+    out.copy_(in);
+    return {};
+  }
+  auto input = in;
+  c10d::AllToAllOptions o;
+  o.timeout = timeout_;
+  auto send = send_rows, recv = recv_rows;  // c10d takes them by non-const reference
+  return started(hold(impl_->for_tensor(input).alltoall_base(out, input, recv, send, o)),
+                 "all_to_all");
+}
+
+at::Tensor ProcessGroup::all_to_all_rows(const at::Tensor& in,
+                                         const std::vector<int64_t>& send_rows,
+                                         const std::vector<int64_t>& recv_rows) {
+  auto input = in.contiguous();
+  std::vector<int64_t> shape(input.sizes().begin(), input.sizes().end());
+  shape[0] = std::accumulate(recv_rows.begin(), recv_rows.end(), int64_t{0});
+  auto out = at::empty(shape, input.options());
+  all_to_all_rows_async(input, out, send_rows, recv_rows).wait();
+  return out;
 }
 
 at::Tensor ProcessGroup::all_to_all(const at::Tensor& in) {

@@ -72,6 +72,13 @@ class ProcessGroup {
   // Equal splits along dim 0: chunk q of `in` goes to rank q; chunk q of the result came from q.
   at::Tensor all_to_all(const at::Tensor& in);
   PendingWork all_to_all_async(const at::Tensor& in, at::Tensor& out);
+  // Uneven splits along dim 0: the next send_rows[q] rows of `in` go to rank q; `out` holds
+  // recv_rows[q] rows from each rank q in rank order (sum(recv_rows) rows).
+  PendingWork all_to_all_rows_async(const at::Tensor& in, at::Tensor& out,
+                                    const std::vector<int64_t>& send_rows,
+                                    const std::vector<int64_t>& recv_rows);
+  at::Tensor all_to_all_rows(const at::Tensor& in, const std::vector<int64_t>& send_rows,
+                             const std::vector<int64_t>& recv_rows);
   void broadcast(at::Tensor& t, int64_t root);
   void barrier();
   // A string from `root` to every rank (the run directory's path, decided by rank 0).

@@ -2,6 +2,7 @@
 
 #include "moe/expert_ffn.h"
 #include "moe/overlapped_experts.h"
+#include "moe/ragged_exchange.h"
 #include "moe/saved_group.h"
 #include "telemetry/phase_timer.h"
 
@@ -127,30 +128,32 @@ at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group) {
 }
 
 at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
-                       const ExpertPlacementOnGroup& p) {
+                       const ExpertPlacementOnGroup& p, const std::vector<int64_t>& rank_shares) {
   if (!p.sharded || p.group == nullptr || p.group->is_single()) {
     ScopedPhase phase("experts");
     return experts.forward(dispatched);
   }
-  const int64_t W = p.group->world_size(), El = p.partition.local_experts;
-  const int64_t E = dispatched.size(0), C = dispatched.size(1), M = dispatched.size(2);
+  const int64_t W = p.group->world_size();
+  const int64_t E = dispatched.size(0), C = dispatched.size(1);
   if (p.r == 0) {
     const auto whole = gathered_weights(experts, p);
     ScopedPhase phase("experts");
     return expert_ffn(dispatched, whole, experts.activation());
   }
   if (p.partition.shards > 1) return run_sharded_experts(dispatched, experts, p);
+  TORCH_CHECK(static_cast<int64_t>(rank_shares.size()) == W * E,
+              "run_experts: the group plan's shares are needed for the all-to-all");
   if (p.overlap_degree > 1)
-    return overlapped_experts(dispatched, experts, *p.group, p.overlap_degree);
-  // [E, C, M] = [W, El, C, M]: chunk q holds rank q's experts' slots.
-  auto received = all_to_all(dispatched.reshape({W, El, C, M}), *p.group);
+    return overlapped_experts(dispatched, experts, *p.group, p.overlap_degree, rank_shares);
+  const auto route =
+      ragged_route(rank_shares, W, p.group->rank(), C, 0, 1, dispatched.device());
+  auto mine = ragged_to_experts(dispatched, route, *p.group);  // [El, R, M]
   at::Tensor out;
   {
     ScopedPhase phase("experts");
-    auto mine = received.permute({1, 0, 2, 3}).reshape({El, W * C, M});
-    out = experts.forward(mine).reshape({El, W, C, M}).permute({1, 0, 2, 3}).contiguous();
+    out = experts.forward(mine);
   }
-  return all_to_all(out, *p.group).reshape({E, C, M});
+  return ragged_from_experts(out, route, *p.group, E, C);
 }
 
 }  // namespace moe

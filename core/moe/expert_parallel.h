@@ -36,7 +36,10 @@ at::Tensor all_to_all(const at::Tensor& x, dist::ProcessGroup& group);
 at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group);
 
 // The experts' part of the layer: dispatched [E, C, M] of this rank's tokens -> [E, C, M].
+// rank_shares: the group plan's (RoutingPlan::rank_shares); whole experts on W ranks at r = 1
+// exchange only those rows (ragged_exchange.h).
 at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
-                       const ExpertPlacementOnGroup& placement);
+                       const ExpertPlacementOnGroup& placement,
+                       const std::vector<int64_t>& rank_shares);
 
 }  // namespace moe

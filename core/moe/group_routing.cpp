@@ -39,6 +39,7 @@ void compact_slots(const at::Tensor& group_slots_on_device, int64_t rank, int64_
       std::max<int64_t>(1, world * E > 0 ? *std::max_element(share.begin(), share.end()) : 0);
   slots_per_expert = (slots_per_expert + alignment - 1) / alignment * alignment;
   p.capacity = slots_per_expert;
+  p.rank_shares = std::move(share);
   p.loc = at::full({p.top_k, N}, static_cast<int32_t>(slots_per_expert), at::kInt);
   p.slot_map = at::full({E, slots_per_expert}, int64_t{-1}, at::kLong);
   auto loc = p.loc.accessor<int32_t, 2>();

@@ -172,7 +172,7 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
     ScopedPhase phase("dispatch");
     dispatched = dispatch_tokens(tokens, dispatch_w, r.plan);
   }
-  expert_out = run_experts(dispatched, *experts_, placement_);
+  expert_out = run_experts(dispatched, *experts_, placement_, r.plan.rank_shares);
   {
     ScopedPhase phase("combine");
     out = combine_tokens(expert_out, combine_w, r.plan);

@@ -1,8 +1,9 @@
 #pragma once
-// parallel.a2a_overlap_degree d > 1 (docs/ROUTING.md, "Overlapping the all-to-all"): the slots of
-// every expert are cut into d chunks; all chunks' all-to-alls start at once, and the experts work
-// on chunk i as soon as it has arrived while the later chunks are still on the wire; each chunk's
-// results start back as soon as they are computed. Backward does the same with the gradients.
+// parallel.a2a_overlap_degree d > 1 (docs/ROUTING.md, "Overlapping the all-to-all"): every rank's
+// share of every expert is cut into d nearly equal pieces (ragged_exchange.h); all pieces'
+// all-to-alls start at once, and the experts work on piece i as soon as it has arrived while the
+// later pieces are still on the wire; each piece's results start back as soon as they are
+// computed. Backward does the same with the gradients.
 // The results are those of d = 1 (only the order of the weight-gradient sums changes).
 #include <torch/torch.h>
 
@@ -11,8 +12,10 @@
 
 namespace moe {
 
-// dispatched [E, C, M] (C a multiple of degree) with this rank's E / W whole experts in `experts`.
+// dispatched [E, C, M] with this rank's E / W whole experts in `experts`; rank_shares: the group
+// plan's (RoutingPlan::rank_shares).
 at::Tensor overlapped_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
-                              dist::ProcessGroup& group, int64_t degree);
+                              dist::ProcessGroup& group, int64_t degree,
+                              const std::vector<int64_t>& rank_shares);
 
 }  // namespace moe

@@ -25,6 +25,9 @@ struct RoutingPlan {
   at::Tensor first_counts;  // [E] int64, c_0[e]: first choices (the gshard loss's f)
   at::Tensor demand;        // [E] int64, all choices before capacity
   at::Tensor kept;          // [E] int64, min(demand, group_capacity)
+  // Group plans only: [W * E], rank q's kept choices of expert e at q * E + e; each rank's fill
+  // the first slots of its buffer (what the ragged all-to-all sends, ragged_exchange.h).
+  std::vector<int64_t> rank_shares;
 
   kernels::RoutingView view() const;
 };

@@ -196,8 +196,8 @@ void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
   const bool split = c.parallel.expert_parallel;
   const double replicated = split ? rank.parameters.dense : whole.parameters.total();
   const double bytes = replicated * elem;
-  s.allreduce = {bytes, l.nodes > 1 ? bytes : 0.0,
-                 std::ceil(bytes / kBucketBytes) + kSmallCollectivesPerStep};
+  s.gradient_buckets = std::ceil(bytes / kBucketBytes);
+  s.allreduce = {bytes, l.nodes > 1 ? bytes : 0.0, s.gradient_buckets + kSmallCollectivesPerStep};
 }
 
 }  // namespace

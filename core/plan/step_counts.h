@@ -58,6 +58,7 @@ struct StepCounts {
   Collective gather_forward;   // expert weights all-gathered (r = 0, or r < shards)
   Collective gather_backward;  // their gradients all-reduced
   Collective allreduce;        // data parallelism's gradient all-reduce (and the loss's)
+  double gradient_buckets = 0;  // of allreduce's calls, the gradient buckets (the rest are small)
   MemoryEstimate memory;       // one rank; activations include the capacity buffers
   double buffers = 0;          // all-to-all send/receive buffers and gathered weights, bytes
   double transient = 0;        // working memory of backward and the optimizer (op_counts.h), bytes
