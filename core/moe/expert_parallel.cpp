@@ -1,5 +1,7 @@
 #include "moe/expert_parallel.h"
 
+#include <algorithm>
+
 #include "moe/expert_ffn.h"
 #include "moe/overlapped_experts.h"
 #include "moe/ragged_exchange.h"
@@ -117,6 +119,20 @@ at::Tensor run_sharded_experts(const at::Tensor& dispatched, ExpertsImpl& expert
   return out;
 }
 
+// Experts computed on this rank's own buffer (replicated experts, r = 0): only its first slots,
+// as many as its largest share, hold tokens (the rest pad for other ranks' shares), so `fn` runs
+// on those and the output is padded back with zeros, which the combine never reads.
+template <class Fn>
+at::Tensor on_own_slots(const at::Tensor& dispatched, const std::vector<int64_t>& rank_shares,
+                        int64_t rank, Fn&& fn) {
+  const int64_t E = dispatched.size(0), C = dispatched.size(1);
+  if (static_cast<int64_t>(rank_shares.size()) < (rank + 1) * E) return fn(dispatched);
+  const auto mine = rank_shares.begin() + rank * E;
+  const int64_t used = std::max<int64_t>(1, *std::max_element(mine, mine + E));
+  if (used >= C) return fn(dispatched);
+  return at::constant_pad_nd(fn(dispatched.narrow(1, 0, used)), {0, 0, 0, C - used});
+}
+
 }  // namespace
 
 at::Tensor all_to_all(const at::Tensor& x, dist::ProcessGroup& group) {
@@ -129,24 +145,27 @@ at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group) {
 
 at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
                        const ExpertPlacementOnGroup& p, const std::vector<int64_t>& rank_shares) {
+  const int64_t rank = p.group ? p.group->rank() : 0;
   if (!p.sharded || p.group == nullptr || p.group->is_single()) {
     ScopedPhase phase("experts");
-    return experts.forward(dispatched);
+    return on_own_slots(dispatched, rank_shares, rank,
+                        [&](const at::Tensor& x) { return experts.forward(x); });
   }
   const int64_t W = p.group->world_size();
   const int64_t E = dispatched.size(0), C = dispatched.size(1);
   if (p.r == 0) {
     const auto whole = gathered_weights(experts, p);
     ScopedPhase phase("experts");
-    return expert_ffn(dispatched, whole, experts.activation());
+    return on_own_slots(dispatched, rank_shares, rank, [&](const at::Tensor& x) {
+      return expert_ffn(x, whole, experts.activation());
+    });
   }
   if (p.partition.shards > 1) return run_sharded_experts(dispatched, experts, p);
   TORCH_CHECK(static_cast<int64_t>(rank_shares.size()) == W * E,
               "run_experts: the group plan's shares are needed for the all-to-all");
   if (p.overlap_degree > 1)
     return overlapped_experts(dispatched, experts, *p.group, p.overlap_degree, rank_shares);
-  const auto route =
-      ragged_route(rank_shares, W, p.group->rank(), C, 0, 1, dispatched.device());
+  const auto route = ragged_route(rank_shares, W, rank, C, 0, 1, dispatched.device());
   auto mine = ragged_to_experts(dispatched, route, *p.group);  // [El, R, M]
   at::Tensor out;
   {

@@ -36,8 +36,9 @@ at::Tensor all_to_all(const at::Tensor& x, dist::ProcessGroup& group);
 at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group);
 
 // The experts' part of the layer: dispatched [E, C, M] of this rank's tokens -> [E, C, M].
-// rank_shares: the group plan's (RoutingPlan::rank_shares); whole experts on W ranks at r = 1
-// exchange only those rows (ragged_exchange.h).
+// rank_shares: the group plan's (RoutingPlan::rank_shares; empty on one process): whole experts
+// on W ranks at r = 1 exchange only those rows (ragged_exchange.h), and experts on a rank's own
+// buffer (r = 0, replicated experts) compute only as many slots as its largest share.
 at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
                        const ExpertPlacementOnGroup& placement,
                        const std::vector<int64_t>& rank_shares);
