@@ -1,10 +1,12 @@
 #pragma once
 // Expert parallelism (docs/ROUTING.md, "Expert parallelism"): the experts of a layer split over
 // the ranks of a process group, and the collectives that carry tokens or weights between them,
-// as autograd operations so that backward sends gradients the same way back.
+// as autograd operations so that backward sends gradients the same way back. How the tokens
+// travel is a TokenDispatcher's (token_dispatcher.h).
 #include <torch/torch.h>
 
 #include "dist/process_group.h"
+#include "moe/expert_ffn.h"
 #include "moe/experts.h"
 
 namespace moe {
@@ -35,12 +37,11 @@ at::Tensor all_to_all(const at::Tensor& x, dist::ProcessGroup& group);
 // depends on every rank's input: docs/ROUTING.md, "Auxiliary losses across ranks").
 at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group);
 
-// The experts' part of the layer: dispatched [E, C, M] of this rank's tokens -> [E, C, M].
-// rank_shares: the group plan's (RoutingPlan::rank_shares; empty on one process): whole experts
-// on W ranks at r = 1 exchange only those rows (ragged_exchange.h), and experts on a rank's own
-// buffer (r = 0, replicated experts) compute only as many slots as its largest share.
-at::Tensor run_experts(const at::Tensor& dispatched, ExpertsImpl& experts,
-                       const ExpertPlacementOnGroup& placement,
-                       const std::vector<int64_t>& rank_shares);
+// Expert tensors gathered whole from every rank's part (r = 0, or r < s where a rank computes
+// more than its shard); backward sums every rank's gradient and keeps this rank's part. `whole`:
+// the part is a whole copy in each shard (fc2's bias). An undefined part stays undefined.
+at::Tensor gather_experts(const at::Tensor& part, const ExpertPlacementOnGroup& placement,
+                          bool whole);
+ExpertWeights gathered_weights(ExpertsImpl& experts, const ExpertPlacementOnGroup& placement);
 
 }  // namespace moe

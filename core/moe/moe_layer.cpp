@@ -10,6 +10,7 @@
 #include "moe/aux_losses.h"
 #include "moe/dispatch_function.h"
 #include "moe/group_routing.h"
+#include "moe/token_dispatcher.h"
 #include "runtime/autocast.h"
 #include "telemetry/phase_timer.h"
 
@@ -172,7 +173,7 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
     ScopedPhase phase("dispatch");
     dispatched = dispatch_tokens(tokens, dispatch_w, r.plan);
   }
-  expert_out = run_experts(dispatched, *experts_, placement_, r.plan.rank_shares);
+  expert_out = token_dispatcher_for(placement_).run(dispatched, *experts_, placement_, r.plan);
   {
     ScopedPhase phase("combine");
     out = combine_tokens(expert_out, combine_w, r.plan);

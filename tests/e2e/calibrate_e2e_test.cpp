@@ -44,7 +44,9 @@ TEST(CalibrateCommand, QuickCalibrationWritesAProfileThePlannerReads) {
   double best_float32 = 0;
   for (const auto& rate : p.device.gemm_rates) {
     EXPECT_GT(rate.m * rate.k * rate.n, 0);
-    EXPECT_GT(rate.flops_per_s, 1e8) << rate.m << "x" << rate.k << "x" << rate.n << rate.dtype;
+    // In flops per second, not GFLOP/s: far above 1e3. Not a speed check: the smallest shape
+    // read 6.5e7 while a build shared this machine's two cores.
+    EXPECT_GT(rate.flops_per_s, 1e6) << rate.m << "x" << rate.k << "x" << rate.n << rate.dtype;
     EXPECT_LT(rate.flops_per_s, 1e14) << rate.m << "x" << rate.k << "x" << rate.n << rate.dtype;
     if (rate.dtype == "float32") best_float32 = std::max(best_float32, rate.flops_per_s);
   }
