@@ -378,11 +378,12 @@ PendingWork ProcessGroup::all_to_all_rows_async(const at::Tensor& in, at::Tensor
   const auto total = [](const std::vector<int64_t>& v) {
     return std::accumulate(v.begin(), v.end(), int64_t{0});
   };
-  TORCH_CHECK(in.is_contiguous() && out.is_contiguous() &&
-                  static_cast<int64_t>(send_rows.size()) == world_size() &&
-                  static_cast<int64_t>(recv_rows.size()) == world_size() &&
-                  in.size(0) == total(send_rows) && out.size(0) == total(recv_rows),
-              "all_to_all_rows: contiguous tensors with as many rows as their splits, one per rank");
+  TORCH_CHECK(
+      in.is_contiguous() && out.is_contiguous() &&
+          static_cast<int64_t>(send_rows.size()) == world_size() &&
+          static_cast<int64_t>(recv_rows.size()) == world_size() &&
+          in.size(0) == total(send_rows) && out.size(0) == total(recv_rows),
+      "all_to_all_rows: contiguous tensors with as many rows as their splits, one per rank");
   if (is_single()) {
     out.copy_(in);
     return {};

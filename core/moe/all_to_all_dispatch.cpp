@@ -10,9 +10,9 @@ namespace {
 
 void check_shares(const at::Tensor& dispatched, const ExpertPlacementOnGroup& p,
                   const RoutingPlan& plan) {
-  TORCH_CHECK(static_cast<int64_t>(plan.rank_shares.size()) ==
-                  p.group->world_size() * dispatched.size(0),
-              "the all-to-all needs the group plan's shares of every rank");
+  TORCH_CHECK(
+      static_cast<int64_t>(plan.rank_shares.size()) == p.group->world_size() * dispatched.size(0),
+      "the all-to-all needs the group plan's shares of every rank");
 }
 
 }  // namespace
@@ -21,8 +21,8 @@ at::Tensor AllToAllDispatcher::run(const at::Tensor& dispatched, ExpertsImpl& ex
                                    const ExpertPlacementOnGroup& p, const RoutingPlan& plan) const {
   check_shares(dispatched, p, plan);
   const int64_t E = dispatched.size(0), C = dispatched.size(1);
-  const auto route = ragged_route(plan.rank_shares, p.group->world_size(), p.group->rank(), C, 0,
-                                  1, dispatched.device());
+  const auto route = ragged_route(plan.rank_shares, p.group->world_size(), p.group->rank(), C, 0, 1,
+                                  dispatched.device());
   auto mine = ragged_to_experts(dispatched, route, *p.group);  // [El, R, M]
   at::Tensor out;
   {

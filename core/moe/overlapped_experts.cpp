@@ -91,8 +91,8 @@ struct OverlappedExpertsFunction : torch::autograd::Function<OverlappedExpertsFu
     const ExpertWeights w{v[3 * d], v[3 * d + 1], v[3 * d + 2], v[3 * d + 3]};
     const auto& grad = grads[0];
     at::Tensor g1 = at::zeros_like(w.fc1_w), g2 = at::zeros_like(w.fc2_w), gb1, gb2;
-    const auto routes = piece_routes(ctx->saved_data["shares"].toIntVector(), group,
-                                     grad.size(1), d, grad.device());
+    const auto routes = piece_routes(ctx->saved_data["shares"].toIntVector(), group, grad.size(1),
+                                     d, grad.device());
     auto back = pipeline(group, grad.contiguous(), routes, "a2a_backward",
                          [&](size_t i, const at::Tensor& grad_rows) {
                            const ExpertFfnSaved s{v[3 * i], v[3 * i + 1], v[3 * i + 2]};
@@ -103,15 +103,7 @@ struct OverlappedExpertsFunction : torch::autograd::Function<OverlappedExpertsFu
                            if (g.fc2_b.defined()) gb2 = gb2.defined() ? gb2 + g.fc2_b : g.fc2_b;
                            return g.d;
                          });
-    return {back,
-            g1,
-            gb1,
-            g2,
-            gb2,
-            at::Tensor(),
-            at::Tensor(),
-            at::Tensor(),
-            at::Tensor()};
+    return {back, g1, gb1, g2, gb2, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -123,8 +115,7 @@ at::Tensor overlapped_experts(const at::Tensor& dispatched, ExpertsImpl& experts
   const auto w = experts.weights();
   return OverlappedExpertsFunction::apply(dispatched, w[0], empty_if_undefined(w[1], w[0]), w[2],
                                           empty_if_undefined(w[3], w[2]), &group, degree,
-                                          static_cast<int64_t>(experts.activation()),
-                                          rank_shares);
+                                          static_cast<int64_t>(experts.activation()), rank_shares);
 }
 
 }  // namespace moe

@@ -47,7 +47,9 @@ RaggedRoute ragged_route(const std::vector<int64_t>& shares, int64_t world, int6
   const int64_t E = static_cast<int64_t>(shares.size()) / world, El = E / world;
   TORCH_CHECK(E * world == static_cast<int64_t>(shares.size()) && El * world == E,
               "ragged_route: shares must be [W * E] with E a multiple of W");
-  const auto share = [&](int64_t q, int64_t e) { return piece_of(shares[q * E + e], piece, pieces); };
+  const auto share = [&](int64_t q, int64_t e) {
+    return piece_of(shares[q * E + e], piece, pieces);
+  };
   RaggedRoute route;
   route.local_experts = El;
   route.send_splits.assign(world, 0);

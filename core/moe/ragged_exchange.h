@@ -18,7 +18,7 @@ namespace moe {
 struct RaggedRoute {
   at::Tensor send_rows;    // [n] int64: rows of the flattened [E * S, M] buffer, in send order
   at::Tensor expert_rows;  // [m] int64: the flattened [El * R, M] row of each received row
-  std::vector<int64_t> send_splits, recv_splits;  // rows to and from each rank
+  std::vector<int64_t> send_splits, recv_splits;   // rows to and from each rank
   int64_t local_experts = 0, rows_per_expert = 0;  // El and R (R >= 1: no empty buffer)
 };
 

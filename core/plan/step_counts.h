@@ -55,13 +55,13 @@ struct StepCounts {
   Collective a2a_forward, a2a_backward;  // tokens through the MoE layers' all-to-alls
   // In the gate: every rank gathers the group's choices and sums the load metrics (per layer).
   Collective routing;
-  Collective gather_forward;   // expert weights all-gathered (r = 0, or r < shards)
-  Collective gather_backward;  // their gradients all-reduced
-  Collective allreduce;        // data parallelism's gradient all-reduce (and the loss's)
+  Collective gather_forward;    // expert weights all-gathered (r = 0, or r < shards)
+  Collective gather_backward;   // their gradients all-reduced
+  Collective allreduce;         // data parallelism's gradient all-reduce (and the loss's)
   double gradient_buckets = 0;  // of allreduce's calls, the gradient buckets (the rest are small)
-  MemoryEstimate memory;       // one rank; activations include the capacity buffers
-  double buffers = 0;          // all-to-all send/receive buffers and gathered weights, bytes
-  double transient = 0;        // working memory of backward and the optimizer (op_counts.h), bytes
+  MemoryEstimate memory;        // one rank; activations include the capacity buffers
+  double buffers = 0;           // all-to-all send/receive buffers and gathered weights, bytes
+  double transient = 0;         // working memory of backward and the optimizer (op_counts.h), bytes
   double memoryBytes() const { return memory.states() + memory.activations + buffers + transient; }
 };
 

@@ -26,7 +26,7 @@ at::Tensor filled_buffer(int64_t q, const std::vector<int64_t>& shares) {
 
 // The exchange as the group would do it: rank r receives, in rank order, what each rank sent it.
 std::vector<at::Tensor> exchange_by_hand(const std::vector<at::Tensor>& sent,
-                                 const std::vector<std::vector<int64_t>>& splits) {
+                                         const std::vector<std::vector<int64_t>>& splits) {
   std::vector<at::Tensor> received(kW);
   for (int64_t r = 0; r < kW; ++r) {
     std::vector<at::Tensor> parts;
