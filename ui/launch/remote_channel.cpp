@@ -73,7 +73,8 @@ void RemoteChannel::start(const QString& script, const QStringList& args, const 
   connect(process_, &QProcess::errorOccurred, this, &RemoteChannel::onError);
   process_->start(program(), arguments(script, args));
   if (!input.isEmpty()) process_->write(input);
-  process_->closeWriteChannel();
+  // A follower's stdin stays open: its end tells the remote side the follower is gone.
+  if (!streaming) process_->closeWriteChannel();
 }
 
 void RemoteChannel::stop() {

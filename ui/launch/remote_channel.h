@@ -43,7 +43,9 @@ class RemoteChannel : public QObject {
 
   // Starts `script` with `args`; `input` is written to its stdin, which is then closed.
   void run(const QString& script, const QStringList& args, const QByteArray& input = {});
-  // Like run(), but stdout arrives in output() chunks as it comes.
+  // Like run(), but stdout arrives in output() chunks as it comes, and stdin stays open until the
+  // channel ends: its end (this channel stopped, the connection or the app gone) is how the
+  // script learns it has no reader left.
   void follow(const QString& script, const QStringList& args);
   // Ends a running script (the local ssh or sh process; a detached remote engine is not touched).
   void stop();

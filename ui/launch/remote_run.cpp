@@ -109,6 +109,11 @@ void RemoteRun::saveRecord() {
     (void)QtConcurrent::run(&files_, [record = record_, dir = local_dir_] { record.write(dir); });
 }
 
+void RemoteRun::whenRecordWritten(QObject* context, std::function<void()> then) {
+  runOnWorker(
+      context, [] { return true; }, [then = std::move(then)](bool) { then(); }, &files_);
+}
+
 void RemoteRun::start() {
   if (state_ != State::NotStarted) return;
   if (!started_at_.isValid()) started_at_ = QDateTime::currentDateTime();

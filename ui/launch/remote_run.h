@@ -16,6 +16,8 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <functional>
+
 #include "launch/remote_channel.h"
 #include "launch/remote_run_record.h"
 #include "launch/remote_status.h"
@@ -57,6 +59,9 @@ class RemoteRun : public Run {
   QString remoteDir() const { return record_.remote_dir; }
   QString jobId() const { return record_.job_id; }
   bool isReattached() const { return reattached_; }
+  // `then` on `context`'s thread once remote.json holds what this run knows now (it is written
+  // off the GUI thread, in order): a fetch reads it and must not see a state that has passed.
+  void whenRecordWritten(QObject* context, std::function<void()> then);
   // Why the target cannot be reached right now (the run may be fine); empty when it can.
   QString connectionProblem() const { return connection_problem_; }
   // The local copy of metrics.jsonl could not be written (a full disk): telemetry and status

@@ -87,8 +87,17 @@ exit 0
 // Whole lines only, by byte offset: a line still being written, or one the engine cuts back
 // after a full disk (AppendFile truncates to the last whole line), is never sent, so the offset
 // stays on a line boundary that a shrink cannot pass (tail -F would re-send the whole file). A
-// write to a closed connection ends the loop.
+// write to a closed connection ends the loop. So does the end of its stdin, which the app holds
+// open while it follows (RemoteChannel::follow): the channel closed, the connection or the app
+// gone. A file that no longer grows would else keep it polling forever, since ssh's shared
+// connection (ControlMaster) and its sshd session outlive the channel. An asynchronous list's
+// stdin is /dev/null, hence fd 3.
 const QString kFollow = QStringLiteral(R"SH(file=$1 offset=$2
+exec 3<&0
+{ cat <&3 > /dev/null; kill $$; } > /dev/null 2>&1 &
+watcher=$!
+exec 3<&-
+trap 'kill "$watcher" 2> /dev/null' EXIT
 window() { tail -c +"$((offset + 1))" -- "$file" | head -c "$1"; }
 while :; do
   size=0

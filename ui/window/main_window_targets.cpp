@@ -15,6 +15,7 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "launch/remote_fetch.h"
+#include "launch/remote_run.h"
 #include "launch/run_manager.h"
 #include "launch/slurm_script.h"
 #include "launch/target_store.h"
@@ -141,7 +142,11 @@ void MainWindow::fetchRemoteRuns(const QStringList& run_dirs) {
       fetch->deleteLater();
       runs_view_->showFetchResult(dir, ok, error);
     });
-    fetch->start(dir);
+    // A run of this app writes its remote.json off the GUI thread: the fetch reads it after.
+    if (auto* live = qobject_cast<RemoteRun*>(runs_->findByRunDir(dir)))
+      live->whenRecordWritten(fetch, [fetch, dir] { fetch->start(dir); });
+    else
+      fetch->start(dir);
   }
 }
 

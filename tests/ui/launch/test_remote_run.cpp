@@ -65,6 +65,18 @@ class TestRemoteRun : public QObject {
     expectSameMetrics(again);
   }
 
+  // The processes on this machine (the target's side) whose command line names `path`.
+  static QStringList processesNaming(const QString& path) {
+    QStringList found;
+    const QByteArray needle = path.toLocal8Bit();
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+      QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+      if (pid.toInt() <= 0 || !cmdline.open(QIODevice::ReadOnly)) continue;
+      if (cmdline.readAll().contains(needle)) found << pid;
+    }
+    return found;
+  }
+
   // The local copy of metrics.jsonl is exactly the remote file.
   static void expectSameMetrics(const RemoteRun& run) {
     const QByteArray remote = readAll(run.remoteDir() + "/metrics.jsonl");
@@ -99,6 +111,9 @@ class TestRemoteRun : public QObject {
     const auto record = RemoteRunRecord::read(run.runDir());
     QCOMPARE(record->remote_dir, run.remoteDir());
     QVERIFY(!moe::ui::activeRemoteRunDirs(local_.path()).contains(run.runDir()));
+    // Nothing of the run is left on the target: not the engine, not the telemetry follower
+    // (its ssh session ended, so it ends too).
+    QTRY_COMPARE_WITH_TIMEOUT(processesNaming(run.remoteDir()), QStringList(), 10000);
   }
 
   // parallel.nproc 2: the remote side starts the ranks through `moe-train launch`.
@@ -129,6 +144,8 @@ class TestRemoteRun : public QObject {
     QVERIFY2(run.state() == State::Finished, qPrintable(run.errorText()));
     QCOMPARE(run.step(), 3000);
     expectSameMetrics(run);
+    // The followers of the dropped sessions ended with them.
+    QTRY_COMPARE_WITH_TIMEOUT(processesNaming(run.remoteDir()), QStringList(), 10000);
   }
 
   void appRestartReattaches() {

@@ -14,6 +14,7 @@
 #include "../launch/ssh_server_fixture.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
+#include "launch/remote_fetch.h"
 #include "launch/remote_run.h"
 #include "launch/run_manager.h"
 #include "launch/target_store.h"
@@ -81,8 +82,12 @@ class TestWindowRemote : public QObject {
     // Fetch from the Runs tab: the whole remote directory comes into the local one.
     QVERIFY(!QFile::exists(run->runDir() + "/config.json"));
     emit window.runsView()->fetchRequested({run->runDir()});
-    QTRY_VERIFY_WITH_TIMEOUT(
-        RemoteRunRecord::read(run->runDir()).value_or(RemoteRunRecord{}).fetched, 60000);
+    auto* fetch = window.findChild<RemoteFetch*>();
+    QVERIFY(fetch);
+    QSignalSpy fetched(fetch, &RemoteFetch::finished);
+    QVERIFY(fetched.wait(120000));
+    QVERIFY2(fetched.at(0).at(0).toBool(), qPrintable(fetched.at(0).at(1).toString()));
+    QVERIFY(RemoteRunRecord::read(run->runDir()).value_or(RemoteRunRecord{}).fetched);
     QVERIFY(QFile::exists(run->runDir() + "/config.json"));
     QVERIFY(QFile::exists(run->runDir() + "/stderr.log"));
   }
