@@ -1,6 +1,7 @@
 #pragma once
-// The MoE layer of docs/ROUTING.md: gate, routing, dispatch, batched experts, combine, auxiliary
-// losses and the load metrics of section 2, as one torch::nn::Module with Tutel's parameter names.
+// The MoE layer of docs/ROUTING.md as one torch::nn::Module with Tutel's parameter names: a Router
+// (gate, choice, auxiliary losses; router.h), dispatch into the [E, C, M] buffer, a TokenDispatcher
+// that brings it to the experts and back (token_dispatcher.h), combine, and the load metrics.
 // Forward phases (gate, dispatch, experts, combine) are timed into the active PhaseTimes.
 #include <torch/torch.h>
 
@@ -8,9 +9,8 @@
 
 #include "moe/expert_parallel.h"
 #include "moe/experts.h"
-#include "moe/gate.h"
 #include "moe/load_metrics.h"
-#include "moe/routing_plan.h"
+#include "moe/router.h"
 #include "protocol/run_config.h"
 
 namespace moe {
@@ -60,39 +60,29 @@ class MoeLayerImpl : public torch::nn::Module {
   const ExpertPlacementOnGroup& placement() const { return placement_; }
 
   const protocol::MoeConfig& config() const { return config_; }
-  GateImpl& gate() { return *gate_; }
+  Router& router() { return *router_; }
+  GateImpl& gate() { return router_->gate(); }
   ExpertsImpl& experts() { return *experts_; }
-  const at::Tensor& selection_bias() const { return selection_bias_; }
+  const at::Tensor& selection_bias() const { return router_->selection_bias(); }
   // Restores the bias from a checkpoint: float32 [E].
   void set_selection_bias(const at::Tensor& bias);
 
  private:
-  // The gate's output and the routing decided from it (docs/ROUTING.md, "Gates" to "Dropping").
-  struct Routing {
-    at::Tensor logits, noisy, scores;
-    at::Tensor gates;  // [k, N] in the data dtype, normalised when asked
-    RoutingPlan plan;
-  };
   // The layer with tokens, gates and experts in `compute` (x's dtype when undefined).
   MoeOutput forward_in_dtype(const at::Tensor& x, c10::optional<at::ScalarType> compute = {});
   MoeOutput forward_cuda_autocast(const at::Tensor& x);
-  Routing route(const at::Tensor& tokens, at::ScalarType dtype);
+  RouteContext route_context() const;
+  // The routing's losses and load; the output is left to the caller.
+  MoeOutput routed(const Routing& r, const RouteContext& where) const;
   LayerLoad load_stats(const Routing& r, const MoeOutput& out) const;
-  // randn like logits; across ranks, this rank's rows of the group's noise.
-  at::Tensor group_noise(const at::Tensor& logits) const;
   dist::ProcessGroup* group() const { return placement_.group; }
-  at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;
-  at::Tensor auxiliary_loss(const at::Tensor& logits, const at::Tensor& noisy_logits,
-                            const at::Tensor& scores, const RoutingPlan& plan) const;
 
   int64_t model_dim_;
   protocol::MoeConfig config_;
   int64_t alignment_;
-  torch::nn::ModuleList gates_{nullptr};
-  std::shared_ptr<GateImpl> gate_;
+  std::unique_ptr<Router> router_;
+  torch::nn::ModuleList gates_{nullptr};  // the router's gate, as Tutel names it
   Experts experts_{nullptr};
-  at::Tensor selection_bias_;  // [E] float32, not a parameter (checkpointed by name)
-  at::Tensor pending_demand_;  // [E] int64: demand since the last bias update (over the group)
   ExpertPlacementOnGroup placement_;
   std::function<void(const at::Tensor&)> input_observer_;
 };
