@@ -76,10 +76,11 @@ at::Tensor gather_experts(const at::Tensor& part, const ExpertPlacementOnGroup& 
   return part.defined() ? GatherExpertsFunction::apply(part, p.group, p.partition, whole) : part;
 }
 
-ExpertWeights gathered_weights(ExpertsImpl& experts, const ExpertPlacementOnGroup& p) {
-  const auto w = experts.weights();
-  return {gather_experts(w[0], p, false), gather_experts(w[1], p, false),
-          gather_experts(w[2], p, false), gather_experts(w[3], p, true)};
+std::vector<at::Tensor> gathered_weights(ExpertsImpl& experts, const ExpertPlacementOnGroup& p) {
+  std::vector<at::Tensor> w = experts.weights();
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = gather_experts(w[i], p, experts.roles()[i] == WeightRole::output_bias);
+  return w;
 }
 
 }  // namespace moe

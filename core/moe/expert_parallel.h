@@ -6,7 +6,6 @@
 #include <torch/torch.h>
 
 #include "dist/process_group.h"
-#include "moe/expert_ffn.h"
 #include "moe/experts.h"
 
 namespace moe {
@@ -39,9 +38,11 @@ at::Tensor all_reduce_sum(const at::Tensor& x, dist::ProcessGroup& group);
 
 // Expert tensors gathered whole from every rank's part (r = 0, or r < s where a rank computes
 // more than its shard); backward sums every rank's gradient and keeps this rank's part. `whole`:
-// the part is a whole copy in each shard (fc2's bias). An undefined part stays undefined.
+// the part is a whole copy in each shard (an output bias). An undefined part stays undefined.
 at::Tensor gather_experts(const at::Tensor& part, const ExpertPlacementOnGroup& placement,
                           bool whole);
-ExpertWeights gathered_weights(ExpertsImpl& experts, const ExpertPlacementOnGroup& placement);
+// Every weight of `experts` gathered so (ExpertsImpl::weights() order).
+std::vector<at::Tensor> gathered_weights(ExpertsImpl& experts,
+                                         const ExpertPlacementOnGroup& placement);
 
 }  // namespace moe

@@ -18,9 +18,7 @@ MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config,
       alignment_(alignment),
       router_(make_router(model_dim, config)) {
   gates_ = register_module("gates", torch::nn::ModuleList(router_->gate_module()));
-  experts_ = register_module(
-      "experts", Experts(config.experts, model_dim, config.hidden,
-                         parse_activation(config.activation), config.fc1_bias, config.fc2_bias));
+  experts_ = register_module("experts", make_experts(model_dim, config));
 }
 
 RouteContext MoeLayerImpl::route_context() const {

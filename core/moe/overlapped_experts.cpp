@@ -1,6 +1,5 @@
 #include "moe/overlapped_experts.h"
 
-#include "moe/expert_ffn.h"
 #include "moe/optional_tensor.h"
 #include "moe/ragged_exchange.h"
 #include "moe/saved_group.h"
@@ -57,53 +56,74 @@ at::Tensor pipeline(dist::ProcessGroup& group, const at::Tensor& buffer,
   return whole;
 }
 
+// The experts' weights travel as kMaxWeights tensor arguments (autograd tracks only those), empty
+// where a kind has fewer or an optional one is absent.
 struct OverlappedExpertsFunction : torch::autograd::Function<OverlappedExpertsFunction> {
-  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& dispatched, at::Tensor w1,
-                            at::Tensor b1, at::Tensor w2, at::Tensor b2, dist::ProcessGroup* group,
-                            int64_t degree, int64_t act_code, std::vector<int64_t> shares) {
-    const ExpertWeights w{w1, b1, w2, b2};
-    const auto act = static_cast<Activation>(act_code);
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& dispatched, at::Tensor w0,
+                            at::Tensor w1, at::Tensor w2, at::Tensor w3, at::Tensor w4,
+                            at::Tensor w5, const ExpertsImpl* experts, dist::ProcessGroup* group,
+                            int64_t degree, std::vector<int64_t> shares, int64_t weight_count) {
+    const std::vector<at::Tensor> args{w0, w1, w2, w3, w4, w5};
+    const std::vector<at::Tensor> w = weights_of(args, weight_count);
     std::vector<at::Tensor> saved;
+    int64_t per_piece = 0;
     const auto routes =
         piece_routes(shares, *group, dispatched.size(1), degree, dispatched.device());
     auto back = pipeline(*group, dispatched.contiguous(), routes, "a2a",
                          [&](size_t, const at::Tensor& rows) {
                            ScopedPhase phase("experts");
-                           ExpertFfnSaved s;
-                           auto y = expert_ffn_forward(rows, w, act, s);
-                           saved.insert(saved.end(), {s.d, s.z, s.a});
+                           ExpertsSaved s;
+                           auto y = experts->forward_saving(rows, w, s);
+                           per_piece = static_cast<int64_t>(s.size());
+                           saved.insert(saved.end(), s.begin(), s.end());
                            return y;
                          });
-    saved.insert(saved.end(), {w1, b1, w2, b2});
+    saved.insert(saved.end(), args.begin(), args.end());
     ctx->save_for_backward(saved);
     save_group(ctx, group);
+    ctx->saved_data["experts"] = reinterpret_cast<int64_t>(experts);
     ctx->saved_data["degree"] = degree;
-    ctx->saved_data["act"] = act_code;
+    ctx->saved_data["per_piece"] = per_piece;
+    ctx->saved_data["weights"] = weight_count;
     ctx->saved_data["shares"] = shares;
     return back;
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     auto& group = saved_group(ctx);
+    const auto* experts = reinterpret_cast<const ExpertsImpl*>(ctx->saved_data["experts"].toInt());
     const int64_t d = ctx->saved_data["degree"].toInt();
-    const auto act = static_cast<Activation>(ctx->saved_data["act"].toInt());
+    const int64_t per_piece = ctx->saved_data["per_piece"].toInt();
     const auto v = ctx->get_saved_variables();
-    const ExpertWeights w{v[3 * d], v[3 * d + 1], v[3 * d + 2], v[3 * d + 3]};
+    const std::vector<at::Tensor> args(v.begin() + d * per_piece, v.end());
+    const std::vector<at::Tensor> w = weights_of(args, ctx->saved_data["weights"].toInt());
     const auto& grad = grads[0];
-    at::Tensor g1 = at::zeros_like(w.fc1_w), g2 = at::zeros_like(w.fc2_w), gb1, gb2;
+    std::vector<at::Tensor> weight_grads(w.size());
     const auto routes = piece_routes(ctx->saved_data["shares"].toIntVector(), group, grad.size(1),
                                      d, grad.device());
-    auto back = pipeline(group, grad.contiguous(), routes, "a2a_backward",
-                         [&](size_t i, const at::Tensor& grad_rows) {
-                           const ExpertFfnSaved s{v[3 * i], v[3 * i + 1], v[3 * i + 2]};
-                           auto g = expert_ffn_backward(grad_rows, s, w, act, true, true);
-                           g1 += g.fc1_w;
-                           g2 += g.fc2_w;
-                           if (g.fc1_b.defined()) gb1 = gb1.defined() ? gb1 + g.fc1_b : g.fc1_b;
-                           if (g.fc2_b.defined()) gb2 = gb2.defined() ? gb2 + g.fc2_b : g.fc2_b;
-                           return g.d;
-                         });
-    return {back, g1, gb1, g2, gb2, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    auto back =
+        pipeline(group, grad.contiguous(), routes, "a2a_backward",
+                 [&](size_t i, const at::Tensor& grad_rows) {
+                   const ExpertsSaved s(v.begin() + i * per_piece, v.begin() + (i + 1) * per_piece);
+                   auto g = experts->backward(grad_rows, s, w, true, true);
+                   for (size_t j = 0; j < w.size(); ++j) {
+                     const at::Tensor& gj = g[j + 1];
+                     if (!gj.defined()) continue;
+                     weight_grads[j] = weight_grads[j].defined() ? weight_grads[j] + gj : gj;
+                   }
+                   return g[0];
+                 });
+    variable_list out{back};
+    for (size_t j = 0; j < ExpertsImpl::kMaxWeights; ++j)
+      out.push_back(j < weight_grads.size() ? weight_grads[j] : at::Tensor());
+    out.resize(out.size() + 5);  // experts, group, degree, shares, weight_count
+    return out;
+  }
+
+  static std::vector<at::Tensor> weights_of(const std::vector<at::Tensor>& args, int64_t count) {
+    std::vector<at::Tensor> w;
+    for (int64_t j = 0; j < count; ++j) w.push_back(undefined_if_empty(args[j]));
+    return w;
   }
 };
 
@@ -113,9 +133,12 @@ at::Tensor overlapped_experts(const at::Tensor& dispatched, ExpertsImpl& experts
                               dist::ProcessGroup& group, int64_t degree,
                               const std::vector<int64_t>& rank_shares) {
   const auto w = experts.weights();
-  return OverlappedExpertsFunction::apply(dispatched, w[0], empty_if_undefined(w[1], w[0]), w[2],
-                                          empty_if_undefined(w[3], w[2]), &group, degree,
-                                          static_cast<int64_t>(experts.activation()), rank_shares);
+  std::vector<at::Tensor> args;
+  for (size_t j = 0; j < ExpertsImpl::kMaxWeights; ++j)
+    args.push_back(empty_if_undefined(j < w.size() ? w[j] : at::Tensor(), dispatched));
+  return OverlappedExpertsFunction::apply(dispatched, args[0], args[1], args[2], args[3], args[4],
+                                          args[5], &experts, &group, degree, rank_shares,
+                                          static_cast<int64_t>(w.size()));
 }
 
 }  // namespace moe

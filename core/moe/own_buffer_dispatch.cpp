@@ -1,7 +1,6 @@
 // The dispatchers that compute on the rank's own buffer: no tokens travel.
 #include <algorithm>
 
-#include "moe/expert_ffn.h"
 #include "moe/token_dispatcher.h"
 #include "telemetry/phase_timer.h"
 
@@ -41,9 +40,8 @@ at::Tensor GatheredWeightsDispatcher::run(const at::Tensor& dispatched, ExpertsI
                                           const RoutingPlan& plan) const {
   const auto whole = gathered_weights(experts, p);
   ScopedPhase phase("experts");
-  return on_own_slots(dispatched, plan.rank_shares, rank_of(p), [&](const at::Tensor& x) {
-    return expert_ffn(x, whole, experts.activation());
-  });
+  return on_own_slots(dispatched, plan.rank_shares, rank_of(p),
+                      [&](const at::Tensor& x) { return experts.forward_with(x, whole); });
 }
 
 }  // namespace moe

@@ -1,4 +1,3 @@
-#include "moe/expert_ffn.h"
 #include "moe/token_dispatcher.h"
 #include "telemetry/phase_timer.h"
 
@@ -20,28 +19,28 @@ at::Tensor ShardedDispatcher::run(const at::Tensor& dispatched, ExpertsImpl& exp
 
   // This rank's hidden slice of width H / r: its own shard when r = s, else cut from the whole.
   const int64_t e = part.rank / s, slice = part.shard() % r, width = part.hidden / r;
-  ExpertWeights w;
-  if (r == s) {
-    const auto own = experts.weights();
-    w = {own[0], own[1], own[2], at::Tensor()};
-  } else {
-    const auto whole = gathered_weights(experts, p);
-    w.fc1_w = whole.fc1_w.narrow(0, e, 1).narrow(1, slice * width, width);
-    if (whole.fc1_b.defined())
-      w.fc1_b = whole.fc1_b.narrow(0, e, 1).narrow(1, slice * width, width);
-    w.fc2_w = whole.fc2_w.narrow(0, e, 1).narrow(1, slice * width, width);
+  // Output biases are left out of the partial outputs and added once after their sum.
+  const std::vector<WeightRole>& roles = experts.roles();
+  std::vector<at::Tensor> w = r == s ? experts.weights() : gathered_weights(experts, p);
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (roles[i] == WeightRole::output_bias) {
+      w[i] = at::Tensor();
+    } else if (r != s && w[i].defined()) {
+      w[i] = w[i].narrow(0, e, 1).narrow(1, slice * width, width);
+    }
   }
   at::Tensor partial;
   {
     ScopedPhase phase("experts");
-    partial = expert_ffn(received.reshape({1, W * chunk, M}), w, experts.activation());
+    partial = experts.forward_with(received.reshape({1, W * chunk, M}), w);
   }
-  // Back where the tokens came from: the r partial outputs of each group summed, plus fc2's bias.
+  // Back where the tokens came from: the r partial outputs of each group summed, plus the biases.
   auto back = all_to_all(partial.reshape({W, chunk, M}), *p.group);
   auto out = back.reshape({E, g, r, chunk, M}).sum(2).reshape({E, C, M});
-  const auto bias = experts.weights()[3];
-  if (bias.defined()) {
-    out = out + gather_experts(bias, p, true).unsqueeze(1);
+  const auto own = experts.weights();
+  for (size_t i = 0; i < own.size(); ++i) {
+    if (roles[i] == WeightRole::output_bias && own[i].defined())
+      out = out + gather_experts(own[i], p, true).unsqueeze(1);
   }
   return out;
 }

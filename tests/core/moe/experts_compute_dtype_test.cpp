@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "moe/experts.h"
+#include "moe/ffn_experts.h"
 
 namespace moe::test {
 namespace {
 
 TEST(ExpertsComputeDtype, BFloat16GemmsOnFloat32Parameters) {
   torch::manual_seed(3);
-  Experts experts(4, 16, 32, Activation::gelu, true, true);
+  FfnExperts experts(4, 16, 32, Activation::gelu, true, true);
   const auto d = torch::randn({4, 5, 16});
   const auto want = experts->forward(d);
 
