@@ -3,12 +3,18 @@
 // tests/e2e/launchers/sshd_server.sh in a temporary directory of its own and stopped with the
 // fixture. sshTarget() is a Target that reaches it with the fixture's key and known_hosts file.
 // The script's path comes from MOE_SSHD_SCRIPT (tests/ui/launch/CMakeLists.txt).
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "launch/target.h"
 
@@ -59,9 +65,11 @@ class SshServerFixture {
   // Ends every session of the server (each ssh connection to it), as a network failure would.
   void dropConnections() const { signalServer({QStringLiteral("-KILL"), QStringLiteral("-P")}); }
   // Stops the listener: its port is closed from now on (the sessions go on).
+  // Returns once a connection to the port is refused (at most 10 s).
   void closePort() const {
     signalServer({});
-    QTest::qWait(200);
+    QDeadlineTimer deadline(10000);
+    while (portAccepts() && !deadline.hasExpired()) QTest::qWait(20);
   }
 
   // An SSH target for this server: key login, the host key already known.
@@ -87,6 +95,19 @@ class SshServerFixture {
   }
 
   // `kill ARGS PID` or `pkill ARGS PID` (with -P) on the listener's pid.
+  bool portAccepts() const {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return false;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port_));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool accepted =
+        ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+    ::close(fd);
+    return accepted;
+  }
+
   void signalServer(QStringList args) const {
     QFile pid_file(serverDir() + QStringLiteral("/sshd.pid"));
     if (!pid_file.open(QIODevice::ReadOnly)) return;
