@@ -101,7 +101,7 @@ QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
     for (size_t i = 0; i < matrix_.experts; ++i) sum += matrix_.at(bin, i);
     return sum > 0 ? count * static_cast<double>(matrix_.experts) / sum : kNaN;
   }();
-  QString text = tr("expert %1, %2: %3 tokens").arg(e).arg(steps, formatCount(count));
+  QString text = tr("expert %1, %2: %3 tokens").arg(e).arg(steps, formatTooltipCount(count));
   if (std::isfinite(mean_share)) text += tr(" (%1x mean)").arg(mean_share, 0, 'f', 1);
   return text;
 }

@@ -73,7 +73,7 @@ int cellIndex(double coord, const QCPRange& range, int cells) {
   return index < cells ? index : cells - 1;
 }
 
-QString formatCount(double count) {
+QString formatTooltipCount(double count) {
   if (!std::isfinite(count)) return QStringLiteral("–");
   const bool whole = std::abs(count - std::round(count)) < 0.05;
   return QString::number(count, 'f', whole || std::abs(count) >= 100 ? 0 : 1);

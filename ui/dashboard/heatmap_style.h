@@ -32,6 +32,6 @@ int cellIndex(double coord, const QCPRange& range, int cells);
 void showPlotTooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text);
 
 // A count for a tooltip: "312", or "3.4" when small enough that the fraction says something.
-QString formatCount(double count);
+QString formatTooltipCount(double count);
 
 }  // namespace moe::ui

@@ -99,7 +99,7 @@ QString LayerLoadHeatmap::tooltipAt(double expert, double row) const {
   QString text = tr("layer %1, expert %2: %3 tokens")
                      .arg(load.layer)
                      .arg(e)
-                     .arg(formatCount(static_cast<double>(load.counts[e])));
+                     .arg(formatTooltipCount(static_cast<double>(load.counts[e])));
   const double relative = relativeLoad(r, e);
   if (std::isfinite(relative)) text += tr(", %1x mean").arg(relative, 0, 'f', 2);
   return text + tr(" (step %1)").arg(load.step);

@@ -19,6 +19,7 @@
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
+#include "report/report_format.h"
 #include "storage/whole_file.h"
 #include "widgets/plot_export.h"
 
@@ -233,7 +234,7 @@ void ProfilerView::onProgress(int done, int of, double eta_s) {
   progress_->setRange(0, std::max(of, 1));
   progress_->setValue(done);
   QString text = tr("%1 of %2 configs measured").arg(done).arg(of);
-  if (eta_s >= 0 && done < of) text += tr(" · about %1 left").arg(formatDuration(eta_s));
+  if (eta_s >= 0 && done < of) text += tr(" · about %1 left").arg(durationText(eta_s));
   status_->setText(text);
 }
 
@@ -247,7 +248,7 @@ void ProfilerView::onFinished(BenchProcess::Outcome outcome, const QString& mess
       progress_->setValue(progress_->maximum());
       status_->setText(
           tr("Done: %1 in %2")
-              .arg(configsText(current_.results.size()), formatDuration(current_.seconds)));
+              .arg(configsText(current_.results.size()), durationText(current_.seconds)));
       break;
     case BenchProcess::Outcome::Cancelled:
       current_.status = QStringLiteral("cancelled");

@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+#include "report/report_format.h"
+
 namespace moe::ui {
 
 namespace {
@@ -29,15 +31,6 @@ const char* const kKeyTips[] = {
     "pool and the GEMMs' threads"};
 
 }  // namespace
-
-QString formatDuration(double seconds) {
-  const qint64 s = static_cast<qint64>(std::llround(std::max(0.0, seconds)));
-  if (s >= 3600) {
-    return QObject::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-  }
-  if (s >= 60) return QObject::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-  return QObject::tr("%1 s").arg(s);
-}
 
 SweepForm::SweepForm(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout;
@@ -156,8 +149,7 @@ void SweepForm::update() {
   if (problems_.isEmpty()) {
     const qint64 n = sweepConfigCount(s);
     estimate_->setText(
-        tr("%1, about %2")
-            .arg(configsText(n), formatDuration(estimateSweepSeconds(s, overhead_s_))) +
+        tr("%1, about %2").arg(configsText(n), durationText(estimateSweepSeconds(s, overhead_s_))) +
         (measured_ ? tr(" (from the time past sweeps took per config)")
                    : tr(" (a first guess: no sweep measured yet)")));
   } else {

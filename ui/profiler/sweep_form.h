@@ -56,7 +56,4 @@ class SweepForm : public QWidget {
   bool measured_ = false;
 };
 
-// "1 h 05 min", "3 min 20 s", "45 s".
-QString formatDuration(double seconds);
-
 }  // namespace moe::ui
