@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "../e2e/process.h"
+#include "../../e2e/process.h"
 #include "dist/launcher.h"
 
 namespace moe::dist::test {
