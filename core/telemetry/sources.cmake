@@ -1,6 +1,5 @@
 target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_trace.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/telemetry_outputs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trace_recorder.cpp
 )
 

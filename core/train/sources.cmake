@@ -18,6 +18,7 @@ target_sources(moe_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_directory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_log.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_totals.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/telemetry_outputs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stop_signal.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainer_reports.cpp

@@ -15,7 +15,7 @@
 #include "protocol/run_config.h"
 #include "protocol/telemetry_writer.h"
 #include "telemetry/phase_timer.h"
-#include "telemetry/telemetry_outputs.h"
+#include "train/telemetry_outputs.h"
 #include "telemetry/trace_recorder.h"
 #include "train/adaptive_r.h"
 #include "train/gradient_sync.h"

@@ -19,9 +19,9 @@
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
-#include "report/report_format.h"
 #include "storage/whole_file.h"
 #include "widgets/plot_export.h"
+#include "widgets/readout_format.h"
 
 namespace moe::ui {
 

@@ -13,7 +13,7 @@
 
 #include <cmath>
 
-#include "report/report_format.h"
+#include "widgets/readout_format.h"
 
 namespace moe::ui {
 

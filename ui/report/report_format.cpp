@@ -15,17 +15,6 @@ QString reportNumber(double value) {
   return QString::number(value, 'g', 5);
 }
 
-QString durationText(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("\u2014");
-  const auto whole = static_cast<long long>(std::llround(seconds));
-  if (seconds < 60) return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
-  if (whole < 3600)
-    return QStringLiteral("%1 min %2 s").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
-  return QStringLiteral("%1 h %2 min")
-      .arg(whole / 3600)
-      .arg((whole % 3600) / 60, 2, 10, QLatin1Char('0'));
-}
-
 QString byteText(double bytes) {
   if (!std::isfinite(bytes)) return QStringLiteral("\u2014");
   if (bytes < 1024) return QStringLiteral("%1 B").arg(bytes, 0, 'f', 0);

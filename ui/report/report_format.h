@@ -6,15 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "widgets/readout_format.h"  // durationText
+
 namespace moe::ui {
 
 struct ReportDocument;
 
 // Five significant digits ("0.01235", "1.2346e+06"); an em dash for NaN.
 QString reportNumber(double value);
-// "4.2 s", "42 s", "3 min 05 s", "2 h 04 min": the one duration format of the app's prose (the
-// Runs table's column and the dashboard's clocks are compact on purpose).
-QString durationText(double seconds);
 // "812 B", "3.4 KiB", "12.0 MiB".
 QString byteText(double bytes);
 

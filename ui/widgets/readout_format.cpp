@@ -33,4 +33,15 @@ QString formatReadoutWallTime(double seconds) {
   return sign + QString::number(s / 3600) + QLatin1Char(':') + mm_ss;
 }
 
+QString durationText(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("\u2014");
+  const auto whole = static_cast<long long>(std::llround(seconds));
+  if (seconds < 60) return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+  if (whole < 3600)
+    return QStringLiteral("%1 min %2 s").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1 h %2 min")
+      .arg(whole / 3600)
+      .arg((whole % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
 }  // namespace moe::ui

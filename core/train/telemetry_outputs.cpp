@@ -1,4 +1,4 @@
-#include "telemetry/telemetry_outputs.h"
+#include "train/telemetry_outputs.h"
 
 #include <nlohmann/json.hpp>
 
