@@ -39,7 +39,9 @@ TEST(ExpertsKind, HandWrittenBackwardMatchesAutograd) {
     EXPECT_TRUE(torch::allclose(g[0], d.grad(), 1e-12, 1e-12));
     for (size_t i = 0; i < w.size(); ++i) {
       ASSERT_EQ(g[i + 1].defined(), w[i].defined()) << "weight " << i;
-      if (w[i].defined()) EXPECT_TRUE(torch::allclose(g[i + 1], w[i].grad(), 1e-12, 1e-12));
+      if (w[i].defined()) {
+        EXPECT_TRUE(torch::allclose(g[i + 1], w[i].grad(), 1e-12, 1e-12));
+      }
     }
   }
 }
