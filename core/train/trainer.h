@@ -15,7 +15,6 @@
 #include "protocol/run_config.h"
 #include "protocol/telemetry_writer.h"
 #include "telemetry/phase_timer.h"
-#include "train/telemetry_outputs.h"
 #include "telemetry/trace_recorder.h"
 #include "train/adaptive_r.h"
 #include "train/gradient_sync.h"
@@ -26,6 +25,7 @@
 #include "train/run_directory.h"
 #include "train/run_log.h"
 #include "train/step_totals.h"
+#include "train/telemetry_outputs.h"
 
 namespace moe::train {
 
