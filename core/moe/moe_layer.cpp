@@ -13,10 +13,7 @@
 namespace moe {
 
 MoeLayerImpl::MoeLayerImpl(int64_t model_dim, const protocol::MoeConfig& config, int64_t alignment)
-    : model_dim_(model_dim),
-      config_(config),
-      alignment_(alignment),
-      router_(make_router(model_dim, config)) {
+    : model_dim_(model_dim), alignment_(alignment), router_(make_router(model_dim, config)) {
   gates_ = register_module("gates", torch::nn::ModuleList(router_->gate_module()));
   experts_ = register_module("experts", make_experts(model_dim, config));
 }
@@ -88,8 +85,8 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
   const auto tokens = compute ? gate_tokens.to(*compute) : gate_tokens;
   // postscore weights the combine, prescore the dispatch (docs/ROUTING.md, "Dispatch, experts,
   // combine").
-  const at::Tensor dispatch_w = config_.postscore ? at::Tensor() : r.gates;
-  const at::Tensor combine_w = config_.postscore ? r.gates : at::Tensor();
+  const at::Tensor dispatch_w = config().postscore ? at::Tensor() : r.gates;
+  const at::Tensor combine_w = config().postscore ? r.gates : at::Tensor();
   at::Tensor dispatched, expert_out, out;
   {
     ScopedPhase phase("dispatch");
@@ -115,7 +112,7 @@ MoeOutput MoeLayerImpl::route_only(const at::Tensor& x) {
 }
 
 void MoeLayerImpl::set_routing(const protocol::MoeConfig& config) {
-  const protocol::MoeConfig& c = config_;
+  const protocol::MoeConfig& c = this->config();
   if (config.experts != c.experts || config.hidden != c.hidden || config.gate != c.gate ||
       config.activation != c.activation || config.fc1_bias != c.fc1_bias ||
       config.fc2_bias != c.fc2_bias ||
@@ -124,7 +121,6 @@ void MoeLayerImpl::set_routing(const protocol::MoeConfig& config) {
         "experts, hidden, gate, activation, fc1_bias, fc2_bias and cosine_proj_dim shape the "
         "layer's parameters and cannot change");
   }
-  config_ = config;
   router_->set_config(config);
 }
 
@@ -139,7 +135,7 @@ void MoeLayerImpl::distribute(dist::ProcessGroup& group, bool split_experts,
   if (!placement_.sharded) return;
   placement_.overlap_degree = std::max<int64_t>(1, overlap_degree);
   placement_.partition =
-      ExpertPartition::of(config_.experts, config_.hidden, group.world_size(), group.rank());
+      ExpertPartition::of(config().experts, config().hidden, group.world_size(), group.rank());
   experts_->keep_part(placement_.partition);
   // Capacity is rounded up to a multiple of the sharding degree times the overlap degree
   // (docs/ROUTING.md, "Capacity").

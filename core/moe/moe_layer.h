@@ -59,7 +59,7 @@ class MoeLayerImpl : public torch::nn::Module {
   void set_adaptive_r(int64_t r) { placement_.r = r; }
   const ExpertPlacementOnGroup& placement() const { return placement_; }
 
-  const protocol::MoeConfig& config() const { return config_; }
+  const protocol::MoeConfig& config() const { return router_->config(); }
   Router& router() { return *router_; }
   GateImpl& gate() { return router_->gate(); }
   ExpertsImpl& experts() { return *experts_; }
@@ -78,7 +78,6 @@ class MoeLayerImpl : public torch::nn::Module {
   dist::ProcessGroup* group() const { return placement_.group; }
 
   int64_t model_dim_;
-  protocol::MoeConfig config_;
   int64_t alignment_;
   std::unique_ptr<Router> router_;
   torch::nn::ModuleList gates_{nullptr};  // the router's gate, as Tutel names it

@@ -21,7 +21,8 @@ at::Tensor ShardedDispatcher::run(const at::Tensor& dispatched, ExpertsImpl& exp
   const int64_t e = part.rank / s, slice = part.shard() % r, width = part.hidden / r;
   // Output biases are left out of the partial outputs and added once after their sum.
   const std::vector<WeightRole>& roles = experts.roles();
-  std::vector<at::Tensor> w = r == s ? experts.weights() : gathered_weights(experts, p);
+  const std::vector<at::Tensor> own = experts.weights();
+  std::vector<at::Tensor> w = r == s ? own : gathered_weights(experts, p);
   for (size_t i = 0; i < w.size(); ++i) {
     if (roles[i] == WeightRole::output_bias) {
       w[i] = at::Tensor();
@@ -37,7 +38,6 @@ at::Tensor ShardedDispatcher::run(const at::Tensor& dispatched, ExpertsImpl& exp
   // Back where the tokens came from: the r partial outputs of each group summed, plus the biases.
   auto back = all_to_all(partial.reshape({W, chunk, M}), *p.group);
   auto out = back.reshape({E, g, r, chunk, M}).sum(2).reshape({E, C, M});
-  const auto own = experts.weights();
   for (size_t i = 0; i < own.size(); ++i) {
     if (roles[i] == WeightRole::output_bias && own[i].defined())
       out = out + gather_experts(own[i], p, true).unsqueeze(1);
