@@ -1,7 +1,7 @@
 # Every dependency of the parts being built is required: a missing one stops configure with the
 # Debian package that provides it (packaging/install-deps.sh installs them all), so a tree can
 # never pass its tests with a part silently left out. Parts are left out only on request:
-#   -DMOE_BUILD_ENGINE=OFF  a GUI-only tree (no LibTorch: no moe_core, moe-train or their tests)
+#   -DMOE_BUILD_ENGINE=OFF  a GUI-only tree (no LibTorch: no moe_engine, moe-train or their tests)
 #   -DMOE_BUILD_GUI=OFF     an engine-only tree (no Qt: no moe_ui, moe-studio or their tests)
 #   -DMOE_DEVICE_CHECKS_ONLY=ON  (default OFF; needs -DMOE_BUILD_GUI=OFF) the build of
 #        tests/gpu/run-device-checks.sh on a GPU machine that has none of our Debian packages:

@@ -1,6 +1,6 @@
 # One shared precompiled header for every Torch target (LibTorch itself is found, and required,
-# by MoeDependencies.cmake): a Torch translation unit costs ~20 s on these machines, the PCH makes
-# the rest cheap. Only targets that include Torch headers should use it: it also costs a
+# by MoeDependencies.cmake): a Torch translation unit is slow to compile (docs/BENCHMARKS.md,
+# "Figures the code's choices rest on"), the PCH makes the rest cheap. Only targets that include Torch headers should use it: it also costs a
 # Torch-free file its load time.
 # Debian's TorchConfig appends its flags to CMAKE_CXX_FLAGS; we use the imported target instead.
 add_library(moe_torch_pch OBJECT ${CMAKE_CURRENT_LIST_DIR}/torch_pch.cpp)

@@ -8,9 +8,9 @@
 #include "bench/calibrate.h"
 #include "bench/layer_benchmark.h"
 #include "commands.h"
-#include "config_input.h"
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
+#include "train/config_input.h"
 
 namespace moe::train {
 
@@ -147,7 +147,7 @@ int run_bench(const BenchArgs& args) {
                        " does not exist");
     }
   }
-  LayerBenchOptions options;
+  bench::LayerBenchOptions options;
   options.timing.min_iters = args.iters;
   options.timing.min_seconds = args.min_seconds;
   options.naive = !args.no_naive;
@@ -166,7 +166,7 @@ int run_bench(const BenchArgs& args) {
                      .dump()
               << std::endl;
   }
-  std::vector<LayerBenchResult> results;
+  std::vector<bench::LayerBenchResult> results;
   const auto start = std::chrono::steady_clock::now();
   auto seconds_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -181,10 +181,10 @@ int run_bench(const BenchArgs& args) {
     }
     std::cerr << std::endl;
     const auto config_start = std::chrono::steady_clock::now();
-    results.push_back(benchmark_layer(points[i], options));
+    results.push_back(bench::benchmark_layer(points[i], options));
     results.back().swept = swept_values(points[i], sweeps);
     if (args.jsonl) {
-      auto line = bench_json(results.back());
+      auto line = bench::bench_json(results.back());
       line["type"] = "bench_config";
       line["index"] = i;
       line["of"] = points.size();
@@ -205,10 +205,10 @@ int run_bench(const BenchArgs& args) {
             << c.moe.capacity_factor << ", " << c.train.dtype << ", tokens = batch "
             << c.train.batch_size << " x seq_len " << c.model.seq_len
             << (sweeps.empty() ? "" : ", then the swept keys below") << "\n";
-  print_bench_table(table_out, results);
+  bench::print_bench_table(table_out, results);
   if (!args.json_out.empty()) {
     nlohmann::json array = nlohmann::json::array();
-    for (const auto& r : results) array.push_back(bench_json(r));
+    for (const auto& r : results) array.push_back(bench::bench_json(r));
     std::ofstream out(args.json_out);
     if (!(out << array.dump(2) << "\n"))
       throw InputError("--json " + args.json_out + ": cannot write");
@@ -262,9 +262,10 @@ Command add_bench_command(CLI::App& app) {
       throw InputError("--calibrate and --calibrate-link: one or the other");
     if (!args->overrides.empty() || !args->sweeps.empty())
       throw InputError("--calibrate takes --config files, not --set or --sweep");
-    const CalibrateOptions options{args->configs, args->json_out, args->nprocs, args->quick,
-                                   args->inter_node};
-    return args->calibrate_link ? run_calibrate_collectives(options) : run_calibrate(options);
+    const bench::CalibrateOptions options{args->configs, args->json_out, args->nprocs, args->quick,
+                                          args->inter_node};
+    return args->calibrate_link ? bench::run_calibrate_collectives(options)
+                                : bench::run_calibrate(options);
   };
 }
 

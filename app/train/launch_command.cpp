@@ -1,9 +1,9 @@
 // moe-train launch [options] -- <command>: starts this node's ranks of a multi-process run, each
-// running moe-train <command> with torchrun's variables (core/dist/launcher.h).
+// running moe-train <command> with torchrun's variables (core/launch/include/launch/launcher.h).
 #include <filesystem>
 
 #include "commands.h"
-#include "dist/launcher.h"
+#include "launch/launcher.h"
 
 namespace moe::train {
 namespace {
@@ -22,7 +22,7 @@ Command add_launch_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "launch",
       "Start this node's ranks of a multi-process run: launch --nproc-per-node N -- run ...");
-  auto options = std::make_shared<dist::LaunchOptions>();
+  auto options = std::make_shared<launch::LaunchOptions>();
   auto port = std::make_shared<int64_t>(0);
   cmd->add_option("--nproc-per-node", options->nproc_per_node, "Ranks on this node")->required();
   cmd->add_option("--nnodes", options->nnodes, "Nodes in the run (default 1)");
@@ -39,12 +39,12 @@ Command add_launch_command(CLI::App& app) {
   cmd->add_option("command", options->args, "Each rank's moe-train command, after --");
   return [=]() {
     if (cmd->count("--master-port") && (*port < 1 || *port > 65535))
-      throw dist::LaunchError("--master-port " + std::to_string(*port) +
-                              ": must be a port from 1 to 65535");
-    dist::LaunchOptions o = *options;
+      throw launch::LaunchError("--master-port " + std::to_string(*port) +
+                                ": must be a port from 1 to 65535");
+    launch::LaunchOptions o = *options;
     o.master_port = static_cast<int>(*port);
     o.executable = this_program();
-    return dist::launch(o);
+    return launch::launch(o);
   };
 }
 

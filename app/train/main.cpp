@@ -5,16 +5,16 @@
 #include <map>
 
 #include "commands.h"
-#include "config_input.h"
 #include "data/batch_source.h"
-#include "dist/launcher.h"
-#include "dist/rank_layout.h"
 #include "io/safetensors.h"
+#include "launch/launcher.h"
+#include "launch/rank_layout.h"
 #include "protocol/config_error.h"
 #include "runtime/allocator.h"
 #include "runtime/device.h"
 #include "runtime/error_text.h"
 #include "runtime/thread_pools.h"
+#include "train/config_input.h"
 #include "train/input_error.h"
 
 using namespace moe::train;
@@ -27,8 +27,8 @@ bool is_bad_input(const std::exception& e) {
          dynamic_cast<const moe::protocol::ConfigError*>(&e) ||
          dynamic_cast<const moe::io::SafetensorsError*>(&e) ||
          dynamic_cast<const moe::data::DataError*>(&e) ||
-         dynamic_cast<const moe::dist::LayoutError*>(&e) ||
-         dynamic_cast<const moe::dist::LaunchError*>(&e);
+         dynamic_cast<const moe::launch::LayoutError*>(&e) ||
+         dynamic_cast<const moe::launch::LaunchError*>(&e);
 }
 
 }  // namespace

@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "commands.h"
-#include "config_input.h"
-#include "output_file.h"
 #include "plan/hardware_profile.h"
 #include "plan/layout_search.h"
 #include "plan/plan_json.h"
 #include "plan_table.h"
+#include "train/config_input.h"
+#include "train/output_file.h"
 
 namespace moe::train {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "commands.h"
 #include "io/safetensors.h"
-#include "replay_layer.h"
-#include "replay_serve.h"
+#include "replay/replay_layer.h"
+#include "replay/replay_serve.h"
 #include "train/input_error.h"
 
 namespace moe::train {
@@ -21,9 +21,9 @@ struct ReplayArgs {
 
 int run_replay(const ReplayArgs& args) {
   if (args.serve)
-    return serve_replay(args.config, args.tensors_in, args.prefix, std::cin, std::cout);
+    return replay::serve_replay(args.config, args.tensors_in, args.prefix, std::cin, std::cout);
   if (args.tensors_out.empty()) throw InputError("replay: --out is required without --serve");
-  ReplayLayer r = load_replay_layer(args.config, args.tensors_in, args.prefix);
+  replay::ReplayLayer r = replay::load_replay_layer(args.config, args.tensors_in, args.prefix);
   const auto dtype = r.input.scalar_type();
   auto x = r.input.clone().set_requires_grad(r.grad_output.defined());
   auto result = r.layer->forward(x);

@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "commands.h"
-#include "config_input.h"
-#include "dist/launch_note.h"
 #include "dist/process_group.h"
+#include "launch/launch_note.h"
 #include "protocol/config_overrides.h"
 #include "protocol/telemetry_writer.h"
 #include "train/checkpoint.h"
+#include "train/config_input.h"
 #include "train/engine_support.h"
 #include "train/run_directory.h"
 #include "train/run_log.h"
@@ -29,7 +29,7 @@ struct RunOptions {
 // Problems this build cannot run (float16 on CPU...) on `world` ranks, in validate's
 // `file: <pointer>: msg` form.
 void check_runnable(const protocol::RunConfig& config, const std::string& file,
-                    const dist::RankLayout& layout) {
+                    const launch::RankLayout& layout) {
   const auto problems = unsupported_here(config, layout.world_size, layout.local_world_size);
   if (!problems.empty()) throw InputError(problems_message(file, problems));
 }
@@ -102,7 +102,7 @@ LaunchRestart launch_restart() {
 // failure came before it had one.
 std::string restarted_run_directory(const LaunchRestart& restart, dist::ProcessGroup& group) {
   return decided_by_rank_zero(group, [&] {
-    return restart.count > 0 && !restart.note.empty() ? dist::read_launch_note(restart.note)
+    return restart.count > 0 && !restart.note.empty() ? launch::read_launch_note(restart.note)
                                                       : std::string();
   });
 }
@@ -118,7 +118,7 @@ int run_training(const RunOptions& o) {
   if (!resuming && o.config.empty())
     throw InputError("run: --config FILE or --resume DIR is required");
 
-  const dist::RankLayout layout = dist::rank_layout_from_environment();
+  const launch::RankLayout layout = launch::rank_layout_from_environment();
   RunDirectory dir;
   protocol::RunConfig config;
   std::optional<std::string> checkpoint;
@@ -144,7 +144,8 @@ int run_training(const RunOptions& o) {
     if (!path.empty()) checkpoint = path;
   } else {
     dir = new_run_directory(o, config, group);
-    if (group.rank() == 0 && !restart.note.empty()) dist::write_launch_note(restart.note, dir.path);
+    if (group.rank() == 0 && !restart.note.empty())
+      launch::write_launch_note(restart.note, dir.path);
   }
 
   // Rank 0 speaks for the run (stdout, metrics.jsonl); every rank keeps its own stderr log.

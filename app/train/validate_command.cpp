@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
-#include "config_input.h"
+#include "train/config_input.h"
 
 namespace moe::train {
 

@@ -12,7 +12,7 @@ namespace {
 
 using protocol::RunConfig;
 
-// Mirrors core/model/image_model.{h,cpp}: 4x4 patches, 10 classes, a 3x3 conv stem of
+// Mirrors core/engine/model/image_model.{h,cpp}: 4x4 patches, 10 classes, a 3x3 conv stem of
 // max(dim / 2, 8) channels; CIFAR-10 images are 3x32x32, everything else 1x28x28.
 constexpr int64_t kImagePatch = 4;
 constexpr int64_t kImageClasses = 10;
@@ -105,7 +105,7 @@ double expectedSlots(const CapacityEstimate& cap, int64_t experts) {
 }
 
 // Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the
-// optimizer's states then live in float32 too (core/train/optimizer.cpp).
+// optimizer's states then live in float32 too (core/engine/train/optimizer.cpp).
 MemoryEstimate stateMemory(const RunConfig& c, double params) {
   MemoryEstimate m;
   const double elem = double(dtypeBytes(c.train.dtype));

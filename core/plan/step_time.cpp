@@ -99,7 +99,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   ms["backward"] = rest_bwd + bwd_pair + gather_bwd;
 
   // Gradient buckets that fill during backward start at once and hide behind it; the last one
-  // cannot (core/train/gradient_sync.h), so one bucket hides nothing.
+  // cannot (core/engine/train/gradient_sync.h), so one bucket hides nothing.
   const double allreduce = 1e3 * links.allReduce(s.allreduce);
   const double buckets = std::max(1.0, s.gradient_buckets);
   const double hidden = buckets > 1 ? profile.allreduce_overlap * rest_bwd : 0.0;

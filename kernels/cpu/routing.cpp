@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/topk_keys.h"
 #include "cpu/threading.h"
 
 namespace moe::kernels {
@@ -23,42 +24,7 @@ int64_t grain_for(int64_t work_per_item) {
   return std::max<int64_t>(1, kTargetChunkWork / std::max<int64_t>(1, work_per_item));
 }
 
-// Top-k selection on integer keys: a score and its expert index packed so that a larger key is a
-// larger score, ties going to the lower expert index, NaN below every number. Keys are distinct,
-// so the selection has one answer, and comparisons are single integer compares (branch-free
-// insertion below).
-template <typename T>
-struct KeyOf;
-template <>
-struct KeyOf<float> {
-  using type = uint64_t;
-  using bits = uint32_t;
-};
-template <>
-struct KeyOf<double> {
-  using type = unsigned __int128;
-  using bits = uint64_t;
-};
-
-template <typename T>
-inline typename KeyOf<T>::type score_key(T v, int32_t e) {
-  using Key = typename KeyOf<T>::type;
-  using Bits = typename KeyOf<T>::bits;
-  constexpr int kBits = 8 * sizeof(Bits);
-  v += T(0);  // -0 -> +0, so equal scores give equal keys
-  Bits u;
-  std::memcpy(&u, &v, sizeof u);
-  // Order-preserving map of IEEE bits to unsigned: flip all bits of negatives, the sign of others.
-  const Bits sign = Bits(1) << (kBits - 1);
-  u = (u & sign) ? Bits(~u) : Bits(u | sign);
-  if (v != v) u = 0;  // NaN ranks last
-  return (Key(u) << 32) | Key(0xffffffffu - static_cast<uint32_t>(e));
-}
-
-template <typename Key>
-inline int32_t key_expert(Key key) {
-  return static_cast<int32_t>(0xffffffffu - static_cast<uint32_t>(key & 0xffffffffu));
-}
+// Top-k selection on the integer keys of common/topk_keys.h (branch-free insertion below).
 
 // Inserts key (known to beat best[k-1]) into best[0..k-1], sorted descending; drops the last.
 template <typename Key>
@@ -130,7 +96,7 @@ void topk_choices(const T* scores, int64_t N, int64_t E, int64_t k, const float*
                                 std::to_string(k) + ", E=" + std::to_string(E) + ")");
   }
   if (N <= 0 || k == 0) return;
-  using Key = typename KeyOf<T>::type;
+  using Key = typename TopkKey<T>::type;
   parallel_for(N, grain_for(E), [&](int64_t begin, int64_t end) {
     std::vector<Key> keys(static_cast<size_t>(E));
     std::vector<Key> best(static_cast<size_t>(k));

@@ -6,8 +6,8 @@
 // from 0..N-1, stability leaves ties in token order, as the CPU's stable_sort does.
 #include <stdexcept>
 
+#include "common/topk_keys.h"
 #include "moe_kernels/backend.h"
-#include "routing_keys.h"
 #include "routing_slots.h"
 #include "scratch.h"
 

@@ -1,12 +1,12 @@
 #pragma once
 // topk_choices on the device: each token's k largest scores (+ selection bias) by packed keys
-// (routing_keys.h), so the answer is the CPU's bit for bit.
+// (common/topk_keys.h), so the answer is the CPU's bit for bit.
 #include <stdexcept>
 #include <string>
 
+#include "common/topk_keys.h"
 #include "moe_kernels/backend.h"
 #include "routing_items.h"
-#include "routing_keys.h"
 #include "scratch.h"
 
 namespace moe::kernels::gpu {

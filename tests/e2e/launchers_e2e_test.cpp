@@ -6,8 +6,8 @@
 
 #include <unistd.h>
 
-#include "dist/launch_port.h"
 #include "distributed_fixtures.h"
+#include "launch/launch_port.h"
 #include "launchers/slurm_cluster.h"
 
 namespace moe::test {
@@ -36,7 +36,7 @@ TEST(Launchers, MpirunTrainsAsOneProcess) {
   const std::string config = write_config(dir, "c.json", two_rank_config());
   std::vector<std::string> args;
   if (geteuid() == 0) args.push_back("--allow-run-as-root");  // Open MPI refuses root otherwise
-  const std::string port = std::to_string(dist::free_port_on("127.0.0.1"));
+  const std::string port = std::to_string(launch::free_port_on("127.0.0.1"));
   const std::vector<std::string> rest{"--oversubscribe",
                                       "-np",
                                       "2",
@@ -63,7 +63,7 @@ TEST(Launchers, TorchrunTrainsAsOneProcess) {
   TempDir dir;
   const auto one = run_on_ranks(dir, two_rank_config(), 1, "one");
   const std::string config = write_config(dir, "c.json", two_rank_config());
-  const std::string port = std::to_string(dist::free_port_on("127.0.0.1"));
+  const std::string port = std::to_string(launch::free_port_on("127.0.0.1"));
   const auto torchrun = as_run(run_program(
       MOE_TORCHRUN,
       {"--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", port, "--no-python",

@@ -1,13 +1,11 @@
-# The core/ folders' order (docs/ARCHITECTURE.md, "core/ folders"): the Torch-free protocol/ and
-# plan/ at the bottom, the trainer at the top.
-set(folders protocol plan io runtime dist telemetry data moe model train)
+# core/'s libraries (docs/ARCHITECTURE.md, "Libraries"): the Torch-free protocol/ at the bottom, the
+# LibTorch engine/ at the top. Each exports only its own include/ (or, for the engine, its folder),
+# so a target sees the headers of the libraries it links and no others; this check keeps the
+# direction between them visible in one place.
+set(folders protocol plan launch tensorboard engine bench)
 set(allowed_protocol "")
 set(allowed_plan protocol)
-set(allowed_io "")
-set(allowed_runtime "")
-set(allowed_dist runtime)
-set(allowed_telemetry protocol dist)
-set(allowed_data protocol)
-set(allowed_moe protocol runtime dist telemetry)
-set(allowed_model protocol data moe)
-set(allowed_train protocol io runtime dist telemetry data moe model)
+set(allowed_launch "")
+set(allowed_tensorboard "")
+set(allowed_engine protocol launch tensorboard)
+set(allowed_bench protocol plan launch)

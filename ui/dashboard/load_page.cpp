@@ -6,9 +6,9 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "dashboard/expert_load_bars.h"
-#include "dashboard/expert_load_heatmap.h"
-#include "dashboard/layer_load_heatmap.h"
+#include "widgets/expert_load_bars.h"
+#include "widgets/expert_load_heatmap.h"
+#include "widgets/layer_load_heatmap.h"
 #include "telemetry/run_series.h"
 #include "widgets/plot_export.h"
 

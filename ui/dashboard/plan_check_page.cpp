@@ -15,9 +15,9 @@
 
 #include <qcustomplot.h>
 
-#include "dashboard/heatmap_style.h"
-#include "dashboard/phase_bins.h"
-#include "dashboard/phase_breakdown_plot.h"
+#include "widgets/heatmap_style.h"
+#include "widgets/phase_bins.h"
+#include "widgets/phase_breakdown_plot.h"
 #include "planner/planner_format.h"
 #include "planner/planner_profile_choice.h"
 #include "planner/planner_profile_combo.h"

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "dashboard/plan_check.h"
+#include "rules/plan_check.h"
 
 class QCPBars;
 class QMouseEvent;

@@ -7,8 +7,8 @@
 
 #include <limits>
 
-#include "dashboard/adaptive_r_markers.h"
-#include "dashboard/rank_heatmap.h"
+#include "widgets/adaptive_r_markers.h"
+#include "widgets/rank_heatmap.h"
 #include "telemetry/run_series.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"

@@ -3,6 +3,7 @@
 #include <QFile>
 
 #include "dashboard/run_dashboard.h"
+#include "run/run_files.h"
 #include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
@@ -27,7 +28,7 @@ RunDashboard* RunDashboard::replay(const QString& run_dir, QWidget* parent) {
   // The run may still be training (another session, another machine writing to a shared
   // folder): its file is read to the end, then followed until run_end arrives.
   connect(&dashboard->follow_timer_, &QTimer::timeout, dashboard, &RunDashboard::followFile);
-  feed->loadFile(run_dir + "/metrics.jsonl", true);
+  feed->loadFile(runFile(run_dir, run_layout::kMetrics), true);
   dashboard->loadLogFile();
   return dashboard;
 }
@@ -45,7 +46,7 @@ void RunDashboard::followFile() {
     follow_timer_.start(kFollowMs);
     return;
   }
-  QFile file(run_dir_ + "/metrics.jsonl");
+  QFile file(runFile(run_dir_, run_layout::kMetrics));
   if (!file.open(QIODevice::ReadOnly) || file.size() < follow_offset_) {
     follow_timer_.stop();
     return;

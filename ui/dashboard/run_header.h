@@ -7,7 +7,7 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "launch/run.h"
+#include "run/run.h"
 #include "telemetry/series_columns.h"
 
 class QLabel;

@@ -3,8 +3,8 @@
 #include <QGridLayout>
 
 #include <limits>
-#include "dashboard/capture_markers.h"
-#include "dashboard/restart_markers.h"
+#include "widgets/capture_markers.h"
+#include "widgets/restart_markers.h"
 #include "telemetry/run_series.h"
 
 #include "widgets/plot_export.h"

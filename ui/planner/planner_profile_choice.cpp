@@ -9,7 +9,7 @@
 #include <exception>
 #include <variant>
 
-#include "launch/worker_task.h"
+#include "storage/worker_task.h"
 
 namespace moe::ui {
 namespace {

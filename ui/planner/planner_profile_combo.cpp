@@ -4,8 +4,8 @@
 #include <QFileInfo>
 #include <QSignalBlocker>
 
-#include "launch/worker_task.h"
 #include "planner/planner_profile_choice.h"
+#include "storage/worker_task.h"
 
 namespace moe::ui {
 namespace {

@@ -3,7 +3,7 @@
 #include <QPointer>
 #include <QTimer>
 
-#include "launch/launch_spec.h"
+#include "run/launch_spec.h"
 
 namespace moe::ui {
 

@@ -15,11 +15,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "launch/worker_task.h"
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
 #include "profiler/sweep_table_model.h"
 #include "storage/whole_file.h"
+#include "storage/worker_task.h"
 #include "widgets/plot_export.h"
 #include "widgets/readout_format.h"
 

@@ -7,7 +7,7 @@
 #include <QSqlQuery>
 #include <QVariant>
 
-#include "launch/worker_task.h"
+#include "storage/worker_task.h"
 
 namespace moe::ui {
 

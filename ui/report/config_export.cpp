@@ -6,9 +6,10 @@
 
 #include <vector>
 
-#include "launch/command_exports.h"
 #include "protocol/run_config.h"
+#include "report/command_exports.h"
 #include "report/run_report.h"
+#include "run/run_files.h"
 #include "storage/whole_file.h"
 
 namespace moe::ui {
@@ -37,8 +38,8 @@ nlohmann::json configExportJson(const nlohmann::json& config, const QString& run
 bool exportRunConfig(const QString& run_dir, const QString& out_path, QString* error) {
   RunReport report;
   if (!loadRunReport(run_dir, &report, error)) return false;
-  const nlohmann::json json = configExportJson(
-      report.config, report.run_id, QDir(report.run_dir).filePath(QStringLiteral("config.json")));
+  const nlohmann::json json =
+      configExportJson(report.config, report.run_id, runFile(report.run_dir, run_layout::kConfig));
   QString why;
   if (!saveWhole(out_path, QByteArray::fromStdString(json.dump(2) + "\n"), &why)) {
     *error = out_path + QStringLiteral(": ") + why;

@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "protocol/telemetry_reader.h"
+#include "run/run_files.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {
@@ -285,7 +286,7 @@ QStringList metricsCsvFiles() {
 }
 
 bool exportMetricsCsv(const QString& run_dir, const QString& out_dir, QString* error) {
-  const QString metrics = QDir(run_dir).filePath(QStringLiteral("metrics.jsonl"));
+  const QString metrics = runFile(run_dir, run_layout::kMetrics);
   if (!QFileInfo(run_dir).isDir()) {
     *error = run_dir + QStringLiteral(": no such directory");
     return false;

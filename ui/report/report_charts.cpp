@@ -7,12 +7,12 @@
 #include <cmath>
 #include <limits>
 
-#include "dashboard/heatmap_style.h"
-#include "dashboard/phase_bins.h"
-#include "dashboard/phase_breakdown_plot.h"
-#include "dashboard/step_heatmap.h"
 #include "widgets/curve_decimator.h"
+#include "widgets/heatmap_style.h"
+#include "widgets/phase_bins.h"
+#include "widgets/phase_breakdown_plot.h"
 #include "widgets/plot_style.h"
+#include "widgets/step_heatmap.h"
 
 namespace moe::ui {
 

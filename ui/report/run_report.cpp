@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "run/run_files.h"
 #include "telemetry/run_series.h"
 #include "telemetry/telemetry_feed.h"
 
@@ -31,7 +32,7 @@ bool findMetricsFile(const QString& run_dir, QDir* dir, QString* metrics, QStrin
     return false;
   }
   *dir = QDir(dir_info.absoluteFilePath());
-  *metrics = dir->filePath(QStringLiteral("metrics.jsonl"));
+  *metrics = dir->filePath(QLatin1String(run_layout::kMetrics));
   if (!QFileInfo(*metrics).isFile()) {
     *error = run_dir + QStringLiteral(": no metrics.jsonl (not a run directory)");
     return false;
@@ -55,8 +56,8 @@ bool readTelemetry(const QString& metrics, RunSeries* series, TelemetryFeed::Sta
 
 // config.json when the run wrote one, else the config its run_start event carried.
 void setConfig(RunReport* r, const QDir& dir) {
-  r->config = readConfigFile(dir.filePath(QStringLiteral("config.json")));
-  r->config_source = QStringLiteral("config.json");
+  r->config = readConfigFile(dir.filePath(QLatin1String(run_layout::kConfig)));
+  r->config_source = QLatin1String(run_layout::kConfig);
   if (!r->config.is_object()) {
     r->config = r->info.config;
     r->config_source = QStringLiteral("run_start");
@@ -86,7 +87,7 @@ void setSeries(RunReport* r, RunSnapshot* snap, const RunSeries& series) {
 
 // The run's files: whether it has a trace, and how metrics.jsonl read.
 void setFileFacts(RunReport* r, const QDir& dir, const TelemetryFeed::Stats& stats) {
-  const QFileInfo trace(dir.filePath(QStringLiteral("trace.json")));
+  const QFileInfo trace(dir.filePath(QLatin1String(run_layout::kTrace)));
   r->has_trace = trace.isFile();
   r->trace_bytes = r->has_trace ? trace.size() : 0;
   r->metrics_bytes = stats.file_bytes;

@@ -13,6 +13,7 @@
 #include "report/report_format.h"
 #include "report/run_report.h"
 #include "report/run_report_summary.h"
+#include "run/run_files.h"
 #include "runs/config_diff.h"
 #include "widgets/plot_style.h"
 #include "widgets/smoothing.h"
@@ -281,7 +282,7 @@ void checkpointsSection(ReportDocument* doc, const RunReport& r) {
 
 void configSection(ReportDocument* doc, const RunReport& r) {
   doc->heading(QObject::tr("Config"), QStringLiteral("config"));
-  doc->paragraph(r.config_source == QLatin1String("config.json")
+  doc->paragraph(r.config_source == QLatin1String(run_layout::kConfig)
                      ? QObject::tr("The resolved RunConfig, from the run directory's config.json.")
                      : QObject::tr("The resolved RunConfig, from the run_start event (the run "
                                    "directory has no readable config.json)."));
@@ -298,11 +299,11 @@ void commandsSection(ReportDocument* doc, const RunReport& r) {
       QObject::tr("The same config started by hand, from the run directory's "
                   "config.json (a new run; `moe-train run --resume DIR` continues this "
                   "one instead)."));
-  if (r.config_source != QLatin1String("config.json"))
+  if (r.config_source != QLatin1String(run_layout::kConfig))
     doc->warning(
         QObject::tr("This run directory has no config.json: save the config above as "
                     "config.json there first."));
-  addCommandLines(doc, r.config, QDir(r.run_dir).filePath(QStringLiteral("config.json")));
+  addCommandLines(doc, r.config, runFile(r.run_dir, run_layout::kConfig));
 }
 
 void traceSection(ReportDocument* doc, const RunReport& r) {
@@ -312,7 +313,7 @@ void traceSection(ReportDocument* doc, const RunReport& r) {
     return;
   }
   doc->link(QObject::tr("trace.json (%1)").arg(byteText(static_cast<double>(r.trace_bytes))),
-            QStringLiteral("trace.json"));
+            QLatin1String(run_layout::kTrace));
   doc->paragraph(
       QObject::tr("Chrome trace events of the run's phases, next to this report in the "
                   "run directory; open it in ui.perfetto.dev or chrome://tracing."));

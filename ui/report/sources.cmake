@@ -32,3 +32,11 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/warning_history.cpp
   ${CMAKE_CURRENT_LIST_DIR}/warning_history.h
 )
+# The command lines that start a config's run by hand (moe-train, its launcher, torchrun, srun,
+# sbatch) and the dialog that shows them.
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/command_exports.h
+  ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.h
+)

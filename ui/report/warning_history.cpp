@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "dashboard/routing_collapse.h"
-#include "dashboard/slow_rank.h"
+#include "rules/routing_collapse.h"
+#include "rules/slow_rank.h"
 
 namespace moe::ui {
 

@@ -15,7 +15,7 @@ TimeSeriesPlot::Rows stepRows(const StepColumns& s, const std::vector<double>& c
 
 // The mean over layers of one balance column, per step (a layer missing a step is left out).
 TimeSeriesPlot::Rows layerMean(const RunSeries& series, std::vector<double> LayerColumns::*col,
-                                double scale) {
+                               double scale) {
   struct StepSum {
     double t = 0, sum = 0;
     int layers = 0;

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "dashboard/dashboard_controls.h"
+#include "run/run_files.h"
 #include "runs/compare_metrics.h"
 #include "runs/config_diff_view.h"
 #include "telemetry/telemetry_feed.h"
@@ -78,7 +79,7 @@ void CompareView::addRun(const QString& title, std::shared_ptr<RunSeries> series
 void CompareView::addRunDirectory(const QString& run_dir) {
   auto* feed = new TelemetryFeed(this);
   addRun(QFileInfo(run_dir).fileName(), feed->series());
-  feed->loadFile(run_dir + "/metrics.jsonl");
+  feed->loadFile(runFile(run_dir, run_layout::kMetrics));
 }
 
 void CompareView::refresh() {

@@ -1,8 +1,8 @@
 #include "runs/live_run_recorder.h"
 
-#include "launch/run.h"
-#include "launch/run_manager.h"
+#include "run/run.h"
 #include "runs/run_directory_index.h"
+#include "runs/run_manager.h"
 
 namespace moe::ui {
 

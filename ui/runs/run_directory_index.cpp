@@ -9,15 +9,16 @@
 #include <cmath>
 #include <limits>
 
-#include "launch/remote_run_record.h"
+#include "remote/remote_run_record.h"
+#include "run/run_files.h"
 #include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
 
 namespace {
 
-const QString kMetricsFile = QStringLiteral("metrics.jsonl");
-const QString kConfigFile = QStringLiteral("config.json");
+const QString kMetricsFile = QLatin1String(run_layout::kMetrics);
+const QString kConfigFile = QLatin1String(run_layout::kConfig);
 
 // Newest finite value, lowest and highest finite value of a column.
 struct ColumnSummary {
@@ -212,7 +213,7 @@ std::optional<RunRecord> indexRunDirectory(const QString& dir, QString* error) {
   const QString path = QDir(dir).filePath(kMetricsFile);
   if (!QFileInfo(path).isFile()) {
     if (remote) return remoteOnlyRecord(dir, *remote);
-    return fail(dir + QStringLiteral(": no metrics.jsonl"));
+    return fail(dir + QStringLiteral(": no ") + kMetricsFile);
   }
 
   RunSeries series;

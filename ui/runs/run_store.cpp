@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include "run/run_files.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_record_sql.h"
 
@@ -205,7 +206,7 @@ int RunStore::rescan(const QString& runs_root, const QSet<QString>& live_run_dir
 bool RunStore::refreshDirectory(const QString& dir, const std::optional<RunRecord>& known,
                                 const QSet<QString>& live_run_dirs) {
   if (live_run_dirs.contains(dir)) return false;  // its owner keeps it up to date
-  const QFileInfo metrics(QDir(dir).filePath(QStringLiteral("metrics.jsonl")));
+  const QFileInfo metrics(runFile(dir, run_layout::kMetrics));
   if (!hasRunFiles(dir)) {
     if (!known || known->status == run_status::kMissing) return false;
     RunRecord gone = *known;

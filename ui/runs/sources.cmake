@@ -32,3 +32,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/live_run_recorder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_run_recorder.h
 )
+# RunManager: the registry of this session's runs (local and remote).
+target_sources(moe_ui PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/run_manager.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_manager.h
+)

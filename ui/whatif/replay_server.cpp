@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "launch/launch_spec.h"
+#include "run/launch_spec.h"
 
 namespace moe::ui {
 

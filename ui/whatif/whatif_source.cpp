@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "protocol/run_config.h"
+#include "run/run_files.h"
 #include "whatif/synthetic_input.h"
 
 namespace moe::ui {
@@ -11,7 +12,7 @@ namespace moe::ui {
 QString findRunConfig(const QString& tensors) {
   QDir dir = QFileInfo(tensors).absoluteDir();
   for (int up = 0; up < 3; ++up) {
-    const QString candidate = dir.filePath(QStringLiteral("config.json"));
+    const QString candidate = dir.filePath(QLatin1String(run_layout::kConfig));
     if (QFileInfo(candidate).isFile()) return candidate;
     if (!dir.cdUp()) break;
   }

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-#include "launch/worker_task.h"
+#include "storage/worker_task.h"
 #include "whatif/replay_server.h"
 #include "whatif/routing_bars.h"
 #include "whatif/routing_metrics_table.h"

@@ -20,13 +20,13 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "launch/command_export_dialog.h"
-#include "launch/command_exports.h"
-#include "launch/run_manager.h"
-#include "launch/target_store.h"
+#include "report/command_export_dialog.h"
+#include "report/command_exports.h"
 #include "runs/live_run_recorder.h"
+#include "runs/run_manager.h"
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
+#include "targets/target_store.h"
 #include "window/main_window_reports.h"
 
 namespace moe::ui {

@@ -13,12 +13,13 @@
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "launch/run_manager.h"
-#include "launch/target_store.h"
+#include "run/run_files.h"
 #include "runs/compare_view.h"
 #include "runs/run_directory_index.h"
+#include "runs/run_manager.h"
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
+#include "targets/target_store.h"
 #include "window/main_window.h"
 #include "window/main_window_reports.h"
 
@@ -110,7 +111,7 @@ bool MainWindow::editRunConfig(const QString& run_dir) {
   nlohmann::json config = record ? record->config : nlohmann::json::object();
   QString error;
   if (config.empty()) {
-    const QString path = QDir(run_dir).filePath(QStringLiteral("config.json"));
+    const QString path = runFile(run_dir, run_layout::kConfig);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
       error = path + QStringLiteral(": ") + file.errorString();
@@ -158,7 +159,7 @@ RunDashboard* MainWindow::openRunDirectory(const QString& run_dir) {
     return open;
   }
   if (Run* live = runs_->findByRunDir(run_dir)) return showRun(live);
-  if (!QFileInfo::exists(run_dir + "/metrics.jsonl")) {
+  if (!QFileInfo::exists(runFile(run_dir, run_layout::kMetrics))) {
     QMessageBox::warning(this, tr("Not a run directory"),
                          tr("%1 has no metrics.jsonl, so it holds no run to show.")
                              .arg(QDir::toNativeSeparators(run_dir)));

@@ -14,13 +14,13 @@
 
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "launch/remote_fetch.h"
-#include "launch/remote_run.h"
-#include "launch/run_manager.h"
-#include "launch/slurm_script.h"
-#include "launch/target_store.h"
-#include "launch/targets_dialog.h"
+#include "remote/remote_fetch.h"
+#include "remote/remote_run.h"
+#include "remote/slurm_script.h"
+#include "runs/run_manager.h"
 #include "runs/runs_view.h"
+#include "targets/target_store.h"
+#include "targets/targets_dialog.h"
 #include "window/main_window.h"
 
 namespace moe::ui {

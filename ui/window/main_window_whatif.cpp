@@ -8,7 +8,7 @@
 #include <QSettings>
 #include <QTabWidget>
 
-#include "launch/worker_task.h"
+#include "storage/worker_task.h"
 #include "whatif/whatif_source.h"
 #include "whatif/whatif_view.h"
 #include "window/main_window.h"

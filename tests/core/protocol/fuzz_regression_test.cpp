@@ -9,6 +9,7 @@
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
 #include "protocol/run_config.h"
+#include "protocol/safetensors_header.h"
 #include "protocol/telemetry_reader.h"
 
 namespace moe::protocol {
@@ -56,6 +57,22 @@ void replay_telemetry(const std::string& text) {
   EXPECT_NO_THROW(big.feed(text));
 }
 
+// What safetensors_header_fuzzer does: refused with a SafetensorsError, or tensors that tile the
+// data.
+void replay_safetensors(const std::string& bytes) {
+  ASSERT_GE(bytes.size(), 2u);
+  const uint64_t data_size = static_cast<unsigned char>(bytes[0]) |
+                             (static_cast<uint64_t>(static_cast<unsigned char>(bytes[1])) << 8);
+  try {
+    const SafetensorsHeader h = parse_safetensors_header("seed", bytes.substr(2), data_size);
+    uint64_t covered = 0;
+    for (const auto& [name, e] : h.tensors) covered += e.end - e.begin;
+    EXPECT_EQ(covered, data_size);
+  } catch (const SafetensorsError& e) {
+    EXPECT_NE(std::string(e.what()).find("safetensors file 'seed'"), std::string::npos);
+  }
+}
+
 TEST(FuzzCorpus, ConfigSeedsReplay) {
   auto files = corpus("config");
   EXPECT_GE(files.size(), 3u);
@@ -66,6 +83,25 @@ TEST(FuzzCorpus, TelemetrySeedsReplay) {
   auto files = corpus("telemetry");
   EXPECT_GE(files.size(), 3u);
   for (const std::string& text : files) replay_telemetry(text);
+}
+
+TEST(FuzzCorpus, SafetensorsSeedsReplay) {
+  auto files = corpus("safetensors");
+  EXPECT_GE(files.size(), 3u);
+  for (const std::string& bytes : files) replay_safetensors(bytes);
+}
+
+TEST(FuzzRegression, SafetensorsHeadersAtTheEdges) {
+  // A shape whose bytes overflow, offsets past 2^64, a NUL, nesting a header does not have.
+  for (const std::string& text :
+       {std::string(
+            R"({"w":{"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,0]}})"),
+        std::string(R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,18446744073709551616]}})"),
+        std::string("{\"w\":", 5) + '\0' + "}",
+        std::string(R"({"w":{"dtype":"U8","shape":[[1]],"data_offsets":[0,1]}})"),
+        std::string(100000, '[')}) {
+    EXPECT_THROW(parse_safetensors_header("edge", text, 1), SafetensorsError) << text.substr(0, 80);
+  }
 }
 
 // Hostile shapes the fuzzers reach only slowly (long inputs), pinned here. None crashed; these keep

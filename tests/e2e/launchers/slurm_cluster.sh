@@ -48,7 +48,7 @@ done
 # kernel's ephemeral range (32768 up), where a client socket could hold them, and above the test
 # sshd's 10000-19999.
 base=$(( 20000 + $(cksum <<< "$dir" | cut -d' ' -f1) % 12000 ))
-# A rank's rendezvous port comes from its job id (20000 + id % 20000, core/dist/rank_layout.cpp):
+# A rank's rendezvous port comes from its job id (20000 + id % 20000, core/launch/rank_layout.cpp):
 # clusters of tests that run at once number their jobs apart, or their ranks would meet on one
 # port (a real cluster's ids are unique).
 first_job=$(( 1 + ($(cksum <<< "jobs $dir" | cut -d' ' -f1) % 900) * 20 ))

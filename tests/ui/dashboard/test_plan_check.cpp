@@ -25,7 +25,7 @@
 
 #include <qcustomplot.h>
 
-#include "dashboard/phase_breakdown_plot.h"
+#include "widgets/phase_breakdown_plot.h"
 #include "dashboard/plan_check_page.h"
 #include "dashboard/run_dashboard.h"
 #include "planner/planner_format.h"

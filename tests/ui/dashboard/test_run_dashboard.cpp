@@ -11,7 +11,7 @@
 
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
-#include "dashboard/restart_markers.h"
+#include "widgets/restart_markers.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
 #include "dashboard/training_page.h"

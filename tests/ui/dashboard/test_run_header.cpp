@@ -7,9 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "../launch/fake_run_telemetry.h"
+#include "../run/fake_run_telemetry.h"
 #include "dashboard/run_header.h"
-#include "launch/local_run.h"
+#include "run/local_run.h"
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;

@@ -13,7 +13,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 
-#include "launch/remote_run_record.h"
+#include "remote/remote_run_record.h"
 #include "run_dir_fixture.h"
 #include "runs/run_directory_index.h"
 #include "runs/run_store.h"

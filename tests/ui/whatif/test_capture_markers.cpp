@@ -14,11 +14,11 @@
 #include <memory>
 
 #include "../window/window_test_support.h"
-#include "dashboard/capture_markers.h"
+#include "widgets/capture_markers.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
-#include "launch/local_run.h"
+#include "run/local_run.h"
 #include "whatif/whatif_view.h"
 #include "whatif_test_run.h"
 #include "widgets/time_series_plot.h"

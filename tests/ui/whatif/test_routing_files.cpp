@@ -79,7 +79,7 @@ class TestRoutingFiles : public QObject {
 
     const QString tiny = writeBytes("tiny.safetensors", "abc");
     QVERIFY(!readSafetensorsHeader(tiny, &error));
-    QVERIFY2(error.contains("too short"), qPrintable(error));
+    QVERIFY2(error.contains("shorter than the 8-byte header length"), qPrintable(error));
 
     QByteArray huge(8, '\0');
     huge[0] = char(0xff);  // a header of 255 bytes in a file of 8
@@ -88,15 +88,34 @@ class TestRoutingFiles : public QObject {
 
     QByteArray not_json("\x04\0\0\0\0\0\0\0[1,2", 12);
     QVERIFY(!readSafetensorsHeader(writeBytes("array.safetensors", not_json), &error));
-    QVERIFY2(error.contains("not a JSON object"), qPrintable(error));
+    QVERIFY2(error.contains("not valid JSON"), qPrintable(error));
 
     const std::string outside = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
     QByteArray short_data(8, '\0');
     short_data[0] = static_cast<char>(outside.size());
     short_data += QByteArray::fromStdString(outside) + QByteArray(4, '\0');  // 4 of 8 bytes
     QVERIFY(!readSafetensorsHeader(writeBytes("short.safetensors", short_data), &error));
-    QVERIFY2(error.contains("tensor 'w'") && error.contains("outside the 4 bytes"),
+    QVERIFY2(error.contains("tensor 'w'") && error.contains("beyond the data buffer of 4 bytes"),
              qPrintable(error));
+
+    // What the engine refuses, the view refuses: a name twice (JSON readers keep one of them),
+    // and a NUL byte (the text after it would go unread).
+    const auto withHeader = [](const std::string& text, int data_bytes) {
+      std::string padded = text;
+      padded.append((8 - padded.size() % 8) % 8, ' ');
+      QByteArray bytes(8, '\0');
+      bytes[0] = static_cast<char>(padded.size());
+      return bytes + QByteArray(padded.data(), static_cast<qsizetype>(padded.size())) +
+             QByteArray(data_bytes, '\0');
+    };
+    const std::string twice = R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                              R"("w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})";
+    QVERIFY(!readSafetensorsHeader(writeBytes("twice.safetensors", withHeader(twice, 8)), &error));
+    QVERIFY2(error.contains("duplicate tensor name 'w'"), qPrintable(error));
+    const std::string nul =
+        std::string(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})") + '\0' + "junk";
+    QVERIFY(!readSafetensorsHeader(writeBytes("nul.safetensors", withHeader(nul, 4)), &error));
+    QVERIFY2(error.contains("NUL byte"), qPrintable(error));
   }
 
   void findsLayersUnderTheirPrefixes() {

@@ -6,16 +6,16 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "dashboard/expert_load_heatmap.h"
+#include "widgets/expert_load_heatmap.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "launch/run.h"
-#include "launch/run_manager.h"
+#include "run/run.h"
 #include "runs/run_directory_index.h"
+#include "runs/run_manager.h"
 #include "runs/run_store.h"
 #include "telemetry/run_series.h"
 #include "window/main_window.h"

@@ -11,16 +11,16 @@
 
 #include <memory>
 
-#include "../launch/ssh_server_fixture.h"
+#include "../remote/ssh_server_fixture.h"
 #include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "launch/remote_fetch.h"
-#include "launch/remote_run.h"
-#include "launch/run_manager.h"
-#include "launch/target_store.h"
+#include "remote/remote_fetch.h"
+#include "remote/remote_run.h"
 #include "runs/run_directory_index.h"
+#include "runs/run_manager.h"
 #include "runs/run_store.h"
 #include "runs/runs_view.h"
+#include "targets/target_store.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 

@@ -1,0 +1,90 @@
+#include "widgets/heatmap_style.h"
+
+#include <QToolTip>
+#include <cmath>
+
+namespace moe::ui {
+
+QCPColorGradient viridisGradient() {
+  QCPColorGradient g;
+  g.clearColorStops();
+  g.setColorStopAt(0.000, QColor(0x44, 0x01, 0x54));
+  g.setColorStopAt(0.125, QColor(0x48, 0x28, 0x78));
+  g.setColorStopAt(0.250, QColor(0x3e, 0x49, 0x89));
+  g.setColorStopAt(0.375, QColor(0x31, 0x68, 0x8e));
+  g.setColorStopAt(0.500, QColor(0x26, 0x82, 0x8e));
+  g.setColorStopAt(0.625, QColor(0x1f, 0x9e, 0x89));
+  g.setColorStopAt(0.750, QColor(0x35, 0xb7, 0x79));
+  g.setColorStopAt(0.875, QColor(0x6e, 0xce, 0x58));
+  g.setColorStopAt(1.000, QColor(0xfd, 0xe7, 0x25));
+  g.setColorInterpolation(QCPColorGradient::ciRGB);
+  g.setNanHandling(QCPColorGradient::nhTransparent);
+  return g;
+}
+
+QCPColorGradient balanceGradient() {
+  QCPColorGradient g;
+  g.clearColorStops();
+  g.setColorStopAt(0.00, QColor(0x21, 0x66, 0xac));
+  g.setColorStopAt(0.25, QColor(0x92, 0xc5, 0xde));
+  g.setColorStopAt(0.50, QColor(0xf7, 0xf7, 0xf7));
+  g.setColorStopAt(0.75, QColor(0xf4, 0xa5, 0x82));
+  g.setColorStopAt(1.00, QColor(0xb2, 0x18, 0x2b));
+  g.setColorInterpolation(QCPColorGradient::ciRGB);
+  g.setNanHandling(QCPColorGradient::nhTransparent);
+  return g;
+}
+
+QCPColorScale* addColorScale(QCustomPlot* plot, QCPColorMap* map, const QString& label) {
+  auto* scale = new QCPColorScale(plot);
+  plot->plotLayout()->addElement(0, 1, scale);
+  scale->setType(QCPAxis::atRight);
+  scale->setBarWidth(12);
+  map->setColorScale(scale);
+  QCPAxis* axis = scale->axis();
+  axis->setLabel(label);
+  axis->setLabelFont(plot->xAxis->labelFont());
+  axis->setTickLabelFont(plot->xAxis->tickLabelFont());
+  axis->setBasePen(plot->xAxis->basePen());
+  axis->setTickPen(plot->xAxis->tickPen());
+  axis->setSubTickPen(plot->xAxis->subTickPen());
+  auto* margins = new QCPMarginGroup(plot);
+  plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+  scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+  return scale;
+}
+
+QCPRange cellCentreRange(double lo_edge, double hi_edge, int cells) {
+  if (cells <= 1) return QCPRange(lo_edge, hi_edge);
+  const double half = (hi_edge - lo_edge) / (2.0 * cells);
+  return QCPRange(lo_edge + half, hi_edge - half);
+}
+
+int cellIndex(double coord, const QCPRange& range, int cells) {
+  if (cells <= 0 || !std::isfinite(coord)) return -1;
+  double lo = range.lower, hi = range.upper;
+  if (cells > 1) {  // back from the outer cells' centres to their edges
+    const double half = (hi - lo) / (2.0 * (cells - 1));
+    lo -= half;
+    hi += half;
+  }
+  if (!(hi > lo) || coord < lo || coord > hi) return -1;
+  const int index = static_cast<int>((coord - lo) / (hi - lo) * cells);
+  return index < cells ? index : cells - 1;
+}
+
+QString formatTooltipCount(double count) {
+  if (!std::isfinite(count)) return QStringLiteral("–");
+  const bool whole = std::abs(count - std::round(count)) < 0.05;
+  return QString::number(count, 'f', whole || std::abs(count) >= 100 ? 0 : 1);
+}
+
+void showPlotTooltip(QCustomPlot* plot, QMouseEvent* event, const QString& text) {
+  if (text.isEmpty()) {
+    QToolTip::hideText();
+  } else {
+    QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+  }
+}
+
+}  // namespace moe::ui
