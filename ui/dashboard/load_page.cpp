@@ -6,10 +6,10 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "telemetry/run_series.h"
 #include "widgets/expert_load_bars.h"
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/layer_load_heatmap.h"
-#include "telemetry/run_series.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {

@@ -15,13 +15,13 @@
 
 #include <qcustomplot.h>
 
-#include "widgets/heatmap_style.h"
-#include "widgets/phase_bins.h"
-#include "widgets/phase_breakdown_plot.h"
 #include "planner/planner_format.h"
 #include "planner/planner_profile_choice.h"
 #include "planner/planner_profile_combo.h"
 #include "telemetry/run_series.h"
+#include "widgets/heatmap_style.h"
+#include "widgets/phase_bins.h"
+#include "widgets/phase_breakdown_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 

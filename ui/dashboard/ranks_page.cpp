@@ -7,12 +7,12 @@
 
 #include <limits>
 
-#include "widgets/adaptive_r_markers.h"
-#include "widgets/rank_heatmap.h"
 #include "telemetry/run_series.h"
+#include "widgets/adaptive_r_markers.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 #include "widgets/plot_sync.h"
+#include "widgets/rank_heatmap.h"
 
 namespace moe::ui {
 

@@ -14,20 +14,20 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/adaptive_r_markers.h"
-#include "widgets/capture_markers.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
-#include "widgets/phase_breakdown_plot.h"
 #include "dashboard/plan_check_page.h"
 #include "dashboard/ranks_page.h"
-#include "rules/routing_collapse.h"
 #include "dashboard/run_header.h"
-#include "rules/slow_rank.h"
 #include "dashboard/training_page.h"
+#include "rules/routing_collapse.h"
+#include "rules/slow_rank.h"
 #include "run/run.h"
 #include "telemetry/telemetry_feed.h"
+#include "widgets/adaptive_r_markers.h"
+#include "widgets/capture_markers.h"
+#include "widgets/phase_breakdown_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_sync.h"
 

@@ -2,14 +2,15 @@
 
 #include <QGridLayout>
 
+#include <algorithm>
 #include <limits>
-#include "widgets/capture_markers.h"
-#include "widgets/restart_markers.h"
-#include "telemetry/run_series.h"
 
+#include "telemetry/run_series.h"
+#include "widgets/capture_markers.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 #include "widgets/plot_sync.h"
+#include "widgets/restart_markers.h"
 
 namespace moe::ui {
 
@@ -126,24 +127,45 @@ void TrainingPage::showAccuracy(bool on) {
 void TrainingPage::setSmoothing(double weight) {
   if (weight == smoother_.weight()) return;
   smoother_ = EmaSmoother(weight);
+  smooth_checkpoints_.clear();
   resmoothFrom(-kAppendOnly);
   loss_->refreshView();
 }
 
 // Brings the smoothed curve level with the raw one. Rows from `from` on were replaced: the
-// average restarts from the rows before them; otherwise it continues with the new raw rows.
+// average resumes from the last checkpoint before them; otherwise it continues with the new raw
+// rows.
 void TrainingPage::resmoothFrom(double from) {
   const qsizetype rows = loss_->rowCount(raw_);  // the raw curve's values, read without a copy
   qsizetype first = loss_->rowCount(smooth_);
   if (from != kAppendOnly) {
-    smoother_.reset();
-    first = 0;
     const QVector<double>& steps = step_keys_->step();
-    while (first < rows && steps[first] < from) smoother_.add(loss_->value(raw_, first++));
+    first = std::lower_bound(steps.begin(), steps.begin() + rows, from) - steps.begin();
+    const qsizetype checkpoint = std::min<qsizetype>(
+        first / kSmoothCheckpointRows, static_cast<qsizetype>(smooth_checkpoints_.size()) - 1);
+    qsizetype row = 0;
+    if (checkpoint >= 0) {
+      smoother_ = smooth_checkpoints_[static_cast<size_t>(checkpoint)];
+      smooth_checkpoints_.resize(static_cast<size_t>(checkpoint) + 1);
+      row = checkpoint * kSmoothCheckpointRows;
+    } else {
+      smoother_.reset();
+    }
+    for (; row < first; ++row) {
+      if (row % kSmoothCheckpointRows == 0 &&
+          static_cast<qsizetype>(smooth_checkpoints_.size()) == row / kSmoothCheckpointRows)
+        smooth_checkpoints_.push_back(smoother_);
+      smoother_.add(loss_->value(raw_, row));
+    }
   }
   QVector<double> values;
   values.reserve(rows - first);
-  for (qsizetype i = first; i < rows; ++i) values.push_back(smoother_.add(loss_->value(raw_, i)));
+  for (qsizetype i = first; i < rows; ++i) {
+    if (i % kSmoothCheckpointRows == 0 &&
+        static_cast<qsizetype>(smooth_checkpoints_.size()) == i / kSmoothCheckpointRows)
+      smooth_checkpoints_.push_back(smoother_);
+    values.push_back(smoother_.add(loss_->value(raw_, i)));
+  }
   // The smoothed curve shares the raw curve's keys: values for the rows from `first` on.
   loss_->replaceValuesFrom(smooth_, from, values);
 }

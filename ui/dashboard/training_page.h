@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 #include "telemetry/series_columns.h"
 #include "widgets/smoothing.h"
@@ -51,6 +52,11 @@ class TrainingPage : public QWidget {
   RestartMarkers* restarts_;
   int raw_ = 0, smooth_ = 0, eval_ = 0, aux_curve_ = 0, z_curve_ = 0;
   EmaSmoother smoother_{0.9};
+  // The smoother's state before row i * kSmoothCheckpointRows, so that a delta replacing rows
+  // from some step on resumes the average near them instead of replaying the run from row 0 (a
+  // live delta starts at its first step every frame).
+  static constexpr qsizetype kSmoothCheckpointRows = 256;
+  std::vector<EmaSmoother> smooth_checkpoints_;
   // The step and time column every per-step curve shares (not the evals'): one copy, not eight.
   std::shared_ptr<PlotKeys> step_keys_ = std::make_shared<PlotKeys>();
 };

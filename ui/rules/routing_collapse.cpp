@@ -18,7 +18,7 @@ struct Streak {
 // The bad streak that ends at the latest row, when it is sustained (routing_collapse.h).
 template <typename IsBad>
 std::optional<Streak> currentStreak(const std::vector<double>& column, IsBad is_bad,
-                                     const CollapseThresholds& t) {
+                                    const CollapseThresholds& t) {
   const size_t n = column.size();
   size_t first = n;
   while (first > 0 && is_bad(column[first - 1])) --first;
@@ -48,7 +48,7 @@ format(const char* pattern, ...) {
 }
 
 RoutingWarning makeWarning(const LayerColumns& layer, RoutingProblem kind, const Streak& streak,
-                            const std::vector<double>& column) {
+                           const std::vector<double>& column) {
   RoutingWarning w;
   w.layer = layer.layer;
   w.kind = kind;
@@ -62,7 +62,7 @@ RoutingWarning makeWarning(const LayerColumns& layer, RoutingProblem kind, const
 }  // namespace
 
 std::vector<RoutingWarning> detectRoutingProblems(const std::vector<LayerColumns>& layers,
-                                                    const CollapseThresholds& t) {
+                                                  const CollapseThresholds& t) {
   std::vector<RoutingWarning> out;
   const auto layer_name = [](int64_t layer) { return static_cast<long long>(layer); };
   for (const LayerColumns& layer : layers) {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "widgets/step_markers.h"
 #include "telemetry/telemetry_protocol.h"
+#include "widgets/step_markers.h"
 
 namespace moe::ui {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "widgets/step_markers.h"
 #include "telemetry/telemetry_protocol.h"
+#include "widgets/step_markers.h"
 
 class QMouseEvent;
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "telemetry/run_series.h"
 #include "widgets/heatmap_style.h"
 #include "widgets/step_heatmap.h"
-#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "widgets/heatmap_style.h"
 #include "telemetry/run_series.h"
+#include "widgets/heatmap_style.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {

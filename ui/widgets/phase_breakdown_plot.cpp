@@ -7,9 +7,9 @@
 #include <cmath>
 #include <functional>
 
-#include "widgets/step_heatmap.h"
 #include "telemetry/run_series.h"
 #include "widgets/plot_style.h"
+#include "widgets/step_heatmap.h"
 
 namespace moe::ui {
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <vector>
 
+#include "telemetry/run_series.h"
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/heatmap_style.h"
 #include "widgets/step_heatmap.h"
-#include "telemetry/run_series.h"
 
 namespace moe::ui {
 

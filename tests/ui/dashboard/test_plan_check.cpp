@@ -25,12 +25,12 @@
 
 #include <qcustomplot.h>
 
-#include "widgets/phase_breakdown_plot.h"
 #include "dashboard/plan_check_page.h"
 #include "dashboard/run_dashboard.h"
 #include "planner/planner_format.h"
 #include "planner/planner_profile_choice.h"
 #include "protocol/telemetry_reader.h"
+#include "widgets/phase_breakdown_plot.h"
 
 using namespace moe::ui;
 namespace plan = moe::plan;

@@ -12,12 +12,12 @@
 #include <algorithm>
 #include <memory>
 
-#include "widgets/adaptive_r_markers.h"
 #include "dashboard/dashboard_controls.h"
-#include "widgets/phase_breakdown_plot.h"
-#include "widgets/rank_heatmap.h"
 #include "dashboard/ranks_page.h"
 #include "dashboard/run_dashboard.h"
+#include "widgets/adaptive_r_markers.h"
+#include "widgets/phase_breakdown_plot.h"
+#include "widgets/rank_heatmap.h"
 #include "widgets/time_series_plot.h"
 
 using namespace moe::ui;

@@ -11,10 +11,10 @@
 
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
-#include "widgets/restart_markers.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
 #include "dashboard/training_page.h"
+#include "widgets/restart_markers.h"
 #include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
 

@@ -21,7 +21,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A healthy layer of `rows` logged steps (first_step, first_step + stride, ...).
 LayerColumns healthyLayer(int64_t layer, size_t rows, double first_step = 0, double stride = 10,
-                           size_t experts = 8) {
+                          size_t experts = 8) {
   LayerColumns c;
   c.layer = layer;
   c.experts = experts;

@@ -20,7 +20,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "widgets/rank_heatmap.h"
 #include "dashboard/ranks_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
@@ -30,6 +29,7 @@
 #include "run/run.h"
 #include "runs/run_manager.h"
 #include "telemetry/run_series.h"
+#include "widgets/rank_heatmap.h"
 #include "widgets/time_series_plot.h"
 #include "window/main_window.h"
 

@@ -14,13 +14,13 @@
 #include <memory>
 
 #include "../window/window_test_support.h"
-#include "widgets/capture_markers.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
 #include "run/local_run.h"
 #include "whatif/whatif_view.h"
 #include "whatif_test_run.h"
+#include "widgets/capture_markers.h"
 #include "widgets/time_series_plot.h"
 #include "window/main_window.h"
 

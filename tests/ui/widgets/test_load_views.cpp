@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
+#include "telemetry/run_series.h"
 #include "widgets/expert_load_bars.h"
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/layer_load_heatmap.h"
-#include "telemetry/run_series.h"
 
 using moe::ui::ExpertLoadBars;
 using moe::ui::ExpertLoadHeatmap;

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "telemetry/run_series.h"
 #include "widgets/phase_bins.h"
 #include "widgets/phase_breakdown_plot.h"
-#include "telemetry/run_series.h"
 
 using moe::ui::PhaseBreakdownPlot;
 using moe::ui::RunSeries;

@@ -6,7 +6,6 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "widgets/expert_load_heatmap.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/run_dashboard.h"
@@ -18,6 +17,7 @@
 #include "runs/run_manager.h"
 #include "runs/run_store.h"
 #include "telemetry/run_series.h"
+#include "widgets/expert_load_heatmap.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 
