@@ -1,4 +1,5 @@
-// The lines `moe-train replay --serve` writes (docs/PROTOCOL.md, "moe-train replay"): one
+// The lines `moe-train replay --serve` writes (docs/PROTOCOL.md, "moe-train replay"), as the app
+// reads them: the protocol's reader (protocol/replay_lines.h), its messages as QString. One
 // `{"ready":true,...}` when the tensors are loaded, then one answer per request: the routing of
 // the layer's input under the request's setting (the expert_load event's figures), or an error.
 #pragma once
@@ -9,25 +10,15 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <vector>
+
+#include "protocol/replay_lines.h"
 
 namespace moe::ui {
 
-struct ReplayAnswer {
-  int64_t capacity = 0;               // slots per expert
-  std::vector<int64_t> counts, kept;  // demand and kept choices per expert
-  std::vector<double> importance;     // summed gate values per expert
-  double l_aux = 0, dropped_frac = 0, cv = 0, max_over_mean = 0, load_entropy = 0,
-         router_entropy = 0;
-  int64_t dead_experts = 0;
-  int64_t tokens = 0;
-  double ms = 0;  // the server's compute time
-
-  int64_t dropped() const;  // choices over capacity, all experts
-};
+using ReplayAnswer = protocol::ReplayAnswer;
 
 struct ReplayLine {
-  enum class Kind { Ready, Answer, Error, Malformed };
+  using Kind = protocol::ReplayLine::Kind;
   Kind kind = Kind::Malformed;
   std::optional<int64_t> id;  // Answer and Error; an Error about an unreadable line has none
   ReplayAnswer answer;        // Answer

@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "protocol/replay_lines.h"
 #include "protocol/run_config.h"
 
 namespace moe::ui {
@@ -49,8 +50,7 @@ nlohmann::json moeKeys(const RoutingSetting& s) {
 }
 
 std::string replayRequestLine(int64_t id, const RoutingSetting& s) {
-  const nlohmann::json request = {{"id", id}, {"moe", moeKeys(s)}, {"seed", s.seed}};
-  return request.dump() + "\n";
+  return protocol::replay_request_line({id, moeKeys(s), s.seed}) + "\n";
 }
 
 }  // namespace moe::ui

@@ -7,6 +7,7 @@
 
 #include "protocol/config_validation.h"
 #include "protocol/json_text.h"
+#include "protocol/replay_lines.h"
 #include "replay/replay_layer.h"
 
 namespace moe::replay {
@@ -14,7 +15,6 @@ namespace moe::replay {
 namespace {
 
 using json = nlohmann::json;
-using ordered = nlohmann::ordered_json;
 
 // A request that cannot be answered; `id` is echoed (null when the line was not an object).
 struct RequestError {
@@ -34,19 +34,7 @@ void merge(json& target, const json& patch) {
   }
 }
 
-std::string line_dump(const ordered& j) {
-  return j.dump(-1, ' ', false, ordered::error_handler_t::replace);
-}
-
-ordered error_answer(const json& id, const std::string& message) {
-  ordered j;
-  j["id"] = id;
-  j["error"] = message;
-  return j;
-}
-
-// A request is a few hundred bytes; a longer line is refused without being kept whole.
-constexpr size_t kMaxRequestBytes = size_t{1} << 20;
+constexpr size_t kMaxRequestBytes = protocol::kMaxReplayRequestBytes;
 
 enum class LineRead { kLine, kTooLong, kEnd };
 
@@ -70,8 +58,8 @@ LineRead read_request_line(std::istream& in, std::string& line) {
 }
 
 // false when `out` can no longer be written (the reader went away): the server then stops.
-bool write_line(std::ostream& out, const ordered& j) {
-  out << line_dump(j) << '\n' << std::flush;
+bool write_line(std::ostream& out, const std::string& line) {
+  out << line << '\n' << std::flush;
   if (out) return true;
   std::cerr << "moe-train replay --serve: cannot write the answers to stdout; stopping\n";
   return false;
@@ -84,20 +72,15 @@ class ReplayServer {
     tokens_ = r_.input.reshape({-1, r_.config.model.dim});
   }
 
-  ordered ready() const {
-    ordered j;
-    j["ready"] = true;
-    j["experts"] = r_.config.moe.experts;
-    j["tokens"] = tokens_.size(0);
-    j["dim"] = tokens_.size(1);
-    return j;
+  std::string ready() const {
+    return protocol::replay_ready_line(r_.config.moe.experts, tokens_.size(0), tokens_.size(1));
   }
 
-  ordered answer(const std::string& line, int64_t line_number) {
+  std::string answer(const std::string& line, int64_t line_number) {
     try {
       return route(parse(line, line_number));
     } catch (const RequestError& e) {
-      return error_answer(e.id, e.message);
+      return protocol::replay_error_line(e.id, e.message);
     }
   }
 
@@ -108,51 +91,16 @@ class ReplayServer {
     int64_t seed = 0;
   };
 
+  // The line's syntax is the protocol's (protocol/replay_lines.h); its moe keys are merged onto
+  // the loaded config and checked with the config's rules.
   Request parse(const std::string& line, int64_t line_number) const {
-    const std::string where = "line " + std::to_string(line_number) + ": ";
-    json j;
-    try {
-      j = json::parse(line);
-    } catch (const json::parse_error& e) {
-      throw RequestError{nullptr,
-                         where + "not valid JSON (at byte " + std::to_string(e.byte) + ")"};
-    }
-    if (!j.is_object()) {
-      throw RequestError{
-          nullptr, where + "expected a JSON object, got " + protocol::detail::describe_json(j)};
-    }
+    protocol::ReplayRequestRead read = protocol::parse_replay_request(line, line_number);
+    if (!read.request) throw RequestError{read.id, read.error};
     Request r;
-    if (auto id = j.find("id"); id != j.end()) {
-      if (id->is_structured()) {
-        throw RequestError{nullptr, where + "\"id\": expected a number or a string, got " +
-                                        protocol::detail::describe_json(*id)};
-      }
-      r.id = *id;
-    }
-    for (const auto& item : j.items()) {
-      if (item.key() != "id" && item.key() != "moe" && item.key() != "seed") {
-        throw RequestError{r.id, where + "unknown key " + protocol::detail::quote(item.key()) +
-                                     " (expected id, moe, seed)"};
-      }
-    }
+    r.id = read.request->id;
     json config = base_;
-    if (auto moe = j.find("moe"); moe != j.end()) {
-      if (!moe->is_object()) {
-        throw RequestError{
-            r.id, "/moe: expected an object, got " + protocol::detail::describe_json(*moe)};
-      }
-      merge(config["moe"], *moe);
-    }
-    r.seed = r_.config.seed;
-    if (auto seed = j.find("seed"); seed != j.end()) {
-      std::string why;
-      auto value = protocol::detail::json_to_int64(*seed, &why);
-      if (!value) {
-        throw RequestError{
-            r.id, "/seed: expected an integer, got " + protocol::detail::describe_json(*seed)};
-      }
-      r.seed = *value;
-    }
+    merge(config["moe"], read.request->moe);
+    r.seed = read.request->seed.value_or(r_.config.seed);
     // The protocol's own rules, as for a config file; the data is never read here.
     protocol::RunConfig checked;
     const auto problems = protocol::check(config, &checked, protocol::ValidateOptions{false});
@@ -188,7 +136,7 @@ class ReplayServer {
           moe.cosine_proj_dim);
   }
 
-  ordered route(const Request& request) {
+  std::string route(const Request& request) {
     torch::NoGradGuard no_grad;
     r_.layer->set_routing(request.moe);
     torch::manual_seed(static_cast<uint64_t>(request.seed));  // gate_noise > 0 draws from it
@@ -197,22 +145,21 @@ class ReplayServer {
     const LoadStats s = routed.stats.host();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    ordered j;
-    j["id"] = request.id;
-    j["capacity"] = s.capacity;
-    j["expert_counts"] = s.counts;
-    j["expert_kept"] = s.kept;
-    j["l_aux"] = s.l_aux;
-    j["dropped_frac"] = s.dropped_frac;
-    j["cv"] = s.cv;
-    j["max_over_mean"] = s.max_over_mean;
-    j["load_entropy"] = s.load_entropy;
-    j["router_entropy"] = s.router_entropy;
-    j["dead_experts"] = s.dead_experts;
-    j["importance"] = s.importance;
-    j["tokens"] = tokens_.size(0);
-    j["ms"] = ms;
-    return j;
+    protocol::ReplayAnswer a;
+    a.capacity = s.capacity;
+    a.counts = s.counts;
+    a.kept = s.kept;
+    a.l_aux = s.l_aux;
+    a.dropped_frac = s.dropped_frac;
+    a.cv = s.cv;
+    a.max_over_mean = s.max_over_mean;
+    a.load_entropy = s.load_entropy;
+    a.router_entropy = s.router_entropy;
+    a.dead_experts = s.dead_experts;
+    a.importance = s.importance;
+    a.tokens = tokens_.size(0);
+    a.ms = ms;
+    return protocol::replay_answer_line(request.id, a);
   }
 
   ReplayLayer r_;
@@ -233,7 +180,7 @@ int serve_replay(const std::string& config_file, const std::string& tensors_file
     if (read == LineRead::kTooLong) {
       const std::string why = "line " + std::to_string(line_number) + ": longer than " +
                               std::to_string(kMaxRequestBytes) + " bytes";
-      if (!write_line(out, error_answer(nullptr, why))) return 1;
+      if (!write_line(out, protocol::replay_error_line(nullptr, why))) return 1;
       continue;
     }
     if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -8,6 +8,7 @@
 
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
+#include "protocol/replay_lines.h"
 #include "protocol/run_config.h"
 #include "protocol/safetensors_header.h"
 #include "protocol/telemetry_reader.h"
@@ -89,6 +90,28 @@ TEST(FuzzCorpus, SafetensorsSeedsReplay) {
   auto files = corpus("safetensors");
   EXPECT_GE(files.size(), 3u);
   for (const std::string& bytes : files) replay_safetensors(bytes);
+}
+
+// What replay_lines_fuzzer does: a line either side accepts writes back to the same.
+TEST(FuzzCorpus, ReplayLineSeedsReplay) {
+  auto files = corpus("replay");
+  EXPECT_GE(files.size(), 3u);
+  for (const std::string& line : files) {
+    const ReplayRequestRead request = parse_replay_request(line, 1);
+    if (request.request) {
+      const ReplayRequestRead back = parse_replay_request(replay_request_line(*request.request), 1);
+      ASSERT_TRUE(back.request) << line;
+      EXPECT_EQ(back.request->moe, request.request->moe);
+    } else {
+      EXPECT_FALSE(request.error.empty());
+    }
+    const ReplayLine read = parse_replay_line(line);
+    if (read.kind == ReplayLine::Kind::Answer) {
+      const ReplayLine back = parse_replay_line(replay_answer_line(*read.id, read.answer));
+      EXPECT_EQ(back.kind, ReplayLine::Kind::Answer) << line;
+      EXPECT_EQ(back.answer.counts, read.answer.counts);
+    }
+  }
 }
 
 TEST(FuzzRegression, SafetensorsHeadersAtTheEdges) {
