@@ -8,6 +8,7 @@
 #include "bench/calibrate.h"
 #include "bench/layer_benchmark.h"
 #include "commands.h"
+#include "protocol/bench_lines.h"
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
 #include "train/config_input.h"
@@ -157,13 +158,9 @@ int run_bench(const BenchArgs& args) {
   // people read goes to stderr.
   std::ostream& table_out = args.jsonl ? std::cerr : std::cout;
   if (args.jsonl) {
-    std::cout << nlohmann::json{{"type", "bench_start"},
-                                {"configs", points.size()},
-                                {"mode", args.paired ? "paired" : "grid"},
-                                {"iters", args.iters},
-                                {"min_time", args.min_seconds},
-                                {"naive", !args.no_naive}}
-                     .dump()
+    std::cout << protocol::bench_start_line({static_cast<int64_t>(points.size()),
+                                             args.paired ? "paired" : "grid", args.iters,
+                                             args.min_seconds, !args.no_naive})
               << std::endl;
   }
   std::vector<bench::LayerBenchResult> results;
@@ -184,19 +181,15 @@ int run_bench(const BenchArgs& args) {
     results.push_back(bench::benchmark_layer(points[i], options));
     results.back().swept = swept_values(points[i], sweeps);
     if (args.jsonl) {
-      auto line = bench::bench_json(results.back());
-      line["type"] = "bench_config";
-      line["index"] = i;
-      line["of"] = points.size();
-      line["seconds"] = seconds_since(config_start);
-      std::cout << line.dump() << std::endl;  // flushed: the reader shows progress per config
+      std::cout << protocol::bench_config_line(bench::bench_json(results.back()),
+                                               static_cast<int64_t>(i),
+                                               static_cast<int64_t>(points.size()),
+                                               seconds_since(config_start))
+                << std::endl;  // flushed: the reader shows progress per config
     }
   }
   if (args.jsonl) {
-    std::cout << nlohmann::json{{"type", "bench_end"},
-                                {"configs", points.size()},
-                                {"seconds", seconds_since(start)}}
-                     .dump()
+    std::cout << protocol::bench_end_line(static_cast<int64_t>(points.size()), seconds_since(start))
               << std::endl;
   }
   const auto c = resolve(base, args.overrides, where);

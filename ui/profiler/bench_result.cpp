@@ -1,8 +1,11 @@
 #include "profiler/bench_result.h"
 
 #include <QJsonDocument>
-#include <QJsonParseError>
 #include <QStringList>
+
+#include <string_view>
+
+#include "protocol/bench_lines.h"
 
 namespace moe::ui {
 
@@ -74,36 +77,31 @@ QString shortConfigLabel(const QJsonObject& config) {
   return parts.join(QLatin1Char(' '));
 }
 
+// The protocol's reader (protocol/bench_lines.h); the app keeps a config's object as Qt JSON.
 BenchLine parseBenchLine(const QByteArray& line) {
+  protocol::BenchLine read =
+      protocol::parse_bench_line(std::string_view(line.constData(), line.size()));
   BenchLine out;
-  QJsonParseError error;
-  const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
-  if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-    out.error = QStringLiteral("not a JSON object (%1): %2")
-                    .arg(error.error != QJsonParseError::NoError ? error.errorString()
-                                                                 : QStringLiteral("another value"),
-                         QString::fromUtf8(line.left(120)));
-    return out;
-  }
-  const QJsonObject json = doc.object();
-  const QString type = json.value(QStringLiteral("type")).toString();
-  if (type == QLatin1String("bench_start") || type == QLatin1String("bench_end")) {
-    out.kind = type == QLatin1String("bench_start") ? BenchLine::Kind::Start : BenchLine::Kind::End;
-    out.configs = json.value(QStringLiteral("configs")).toInt();
-    return out;
-  }
-  if (type == QLatin1String("bench_config")) {
-    if (!json.value(QStringLiteral("config")).isObject() ||
-        !json.value(QStringLiteral("train_tokens_per_s")).isDouble()) {
-      out.error = QStringLiteral("a bench_config line without config or train_tokens_per_s");
-      return out;
+  out.configs = static_cast<int>(read.configs);
+  out.error = QString::fromStdString(read.error);
+  switch (read.kind) {
+    case protocol::BenchLine::Kind::Start:
+      out.kind = BenchLine::Kind::Start;
+      break;
+    case protocol::BenchLine::Kind::End:
+      out.kind = BenchLine::Kind::End;
+      break;
+    case protocol::BenchLine::Kind::Config: {
+      const std::string text =
+          read.object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+      out.kind = BenchLine::Kind::Config;
+      out.result = BenchResult::fromJson(doc.object());
+      break;
     }
-    out.kind = BenchLine::Kind::Config;
-    out.configs = json.value(QStringLiteral("of")).toInt();
-    out.result = BenchResult::fromJson(json);
-    return out;
+    case protocol::BenchLine::Kind::Bad:
+      break;
   }
-  out.error = QStringLiteral("unknown line type \"%1\"").arg(type);
   return out;
 }
 

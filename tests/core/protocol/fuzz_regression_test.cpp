@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "protocol/bench_lines.h"
 #include "protocol/config_overrides.h"
 #include "protocol/config_validation.h"
 #include "protocol/replay_lines.h"
@@ -110,6 +111,21 @@ TEST(FuzzCorpus, ReplayLineSeedsReplay) {
       const ReplayLine back = parse_replay_line(replay_answer_line(*read.id, read.answer));
       EXPECT_EQ(back.kind, ReplayLine::Kind::Answer) << line;
       EXPECT_EQ(back.answer.counts, read.answer.counts);
+    }
+  }
+}
+
+// What bench_lines_fuzzer does: every seed is read, a config line writes back to the same.
+TEST(FuzzCorpus, BenchLineSeedsReplay) {
+  auto files = corpus("bench");
+  EXPECT_GE(files.size(), 3u);
+  for (const std::string& line : files) {
+    const BenchLine read = parse_bench_line(line);
+    EXPECT_NE(read.kind, BenchLine::Kind::Bad) << read.error;
+    if (read.kind == BenchLine::Kind::Config) {
+      const BenchLine back =
+          parse_bench_line(bench_config_line(read.object, read.index, read.configs, 0));
+      EXPECT_EQ(back.object.at("config"), read.object.at("config"));
     }
   }
 }
