@@ -92,6 +92,10 @@ ReplayRequestRead parse_replay_request(std::string_view line, int64_t line_numbe
   } catch (const json::parse_error& e) {
     read.error = where + "not valid JSON (at byte " + std::to_string(e.byte) + ")";
     return read;
+  } catch (const json::exception&) {
+    // A number no double holds (1e999) is out_of_range, not a parse error.
+    read.error = where + "not valid JSON (a number out of range)";
+    return read;
   }
   if (!j.is_object()) {
     read.error = where + "expected a JSON object, got " + detail::describe_json(j);

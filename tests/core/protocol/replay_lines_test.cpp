@@ -38,6 +38,10 @@ TEST(ReplayLines, BadRequestsSayWhatIsWrongAndKeepTheirId) {
     return read;
   };
   EXPECT_EQ(error("not json").error.rfind("line 7: not valid JSON", 0), 0u);
+  // Found by replay_lines_fuzzer: a number no double holds threw out of the reader (and would
+  // have ended the server).
+  EXPECT_EQ(error("4e24999999999999999999999999e2").error.rfind("line 7: not valid JSON", 0), 0u);
+  EXPECT_EQ(error(R"({"id":1,"moe":{"capacity_factor":1e999}})").error.rfind("line 7:", 0), 0u);
   EXPECT_NE(error("[1,2]").error.find("expected a JSON object"), std::string::npos);
   EXPECT_NE(error(R"({"id":[1]})").error.find("\"id\": expected a number or a string"),
             std::string::npos);
