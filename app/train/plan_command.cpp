@@ -23,7 +23,7 @@ struct PlanOptions {
 
 plan::HardwareProfile load_profile(const std::string& name) {
   try {
-    return plan::loadProfile(name);
+    return plan::load_profile(name);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--profile: ") + e.what());
   }
@@ -38,18 +38,18 @@ int run_plan(const PlanOptions& o) {
   std::vector<plan::LayoutPrediction> layouts;
   if (o.nproc_per_node > 0) {
     const int64_t nodes = o.nodes > 0 ? o.nodes : 1;
-    layouts = plan::layoutsFor(config, nodes, o.nproc_per_node, profile);
+    layouts = plan::layouts_for(config, nodes, o.nproc_per_node, profile);
     if (layouts.empty()) throw InputError(layout_refusal(config, nodes, o.nproc_per_node));
   } else {
-    layouts = plan::scalingTable(config, profile, o.max_ranks, o.nodes);
+    layouts = plan::scaling_table(config, profile, o.max_ranks, o.nodes);
     if (layouts.empty())
       throw InputError("no layout up to " + std::to_string(o.max_ranks) + " ranks suits " +
                        o.config);
   }
-  const auto best = plan::bestOf(layouts);
+  const auto best = plan::best_of(layouts);
   print_plan(std::cout, config, profile, layouts, *best, o.nproc_per_node > 0);
   if (!o.json_out.empty())
-    write_file_whole(o.json_out, plan::planJson(layouts, best, profile).dump(2) + "\n", "--json");
+    write_file_whole(o.json_out, plan::plan_json(layouts, best, profile).dump(2) + "\n", "--json");
   return kExitOk;
 }
 

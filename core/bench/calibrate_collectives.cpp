@@ -240,7 +240,7 @@ plan::LinkProfile read_link_file(const std::string& path, const std::string& whe
   if (doc.is_discarded() || !doc.is_object())
     throw std::invalid_argument(where +
                                 ": not a link file (JSON written by bench --calibrate-link)");
-  return plan::linkFromJson(doc, where);
+  return plan::link_from_json(doc, where);
 }
 
 }  // namespace moe::bench

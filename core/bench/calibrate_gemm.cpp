@@ -40,7 +40,7 @@ void add_config_shapes(std::vector<GemmShape>& shapes, const protocol::RunConfig
                        const plan::Layout& layout, int64_t ranks) {
   plan::StepCounts counts;
   try {
-    counts = plan::countStep(config, layout);
+    counts = plan::count_step(config, layout);
   } catch (const std::invalid_argument&) {
     return;  // experts or batch do not fit this number of ranks: the planner will not ask
   }
@@ -60,7 +60,7 @@ std::vector<GemmShape> calibration_shapes(const std::vector<protocol::RunConfig>
   for (const auto& config : configs) {
     const std::string dtype = engine_dtype(config.train.dtype);
     if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end()) dtypes.push_back(dtype);
-    plan::Layout layout = plan::configLayout(config);
+    plan::Layout layout = plan::config_layout(config);
     layout.nodes = 1;
     layout.nproc_per_node = 1;
     add_config_shapes(shapes, config, layout, 1);

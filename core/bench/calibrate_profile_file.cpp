@@ -60,7 +60,7 @@ void write_profile(const plan::HardwareProfile& profile, const std::string& path
                ? "inter_node is not measured (one node): a copy of the intra-node\n"
                  "// figures of the most ranks.\n"
                : "inter_node was measured across nodes (bench --calibrate-link, --inter-node).\n")
-       << plan::profileJson(profile);
+       << plan::profile_json(profile);
   train::write_file_whole(path, text.str(), "--json");
 }
 

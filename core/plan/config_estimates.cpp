@@ -21,14 +21,14 @@ struct ImageGeometry {
   double channels, size, stem, grid;
 };
 
-ImageGeometry imageGeometry(const RunConfig& c) {
+ImageGeometry image_geometry(const RunConfig& c) {
   const bool cifar = c.data.kind == "cifar10";
   const int64_t size = cifar ? 32 : 28;
   return {cifar ? 3.0 : 1.0, double(size), double(std::max<int64_t>(c.model.dim / 2, 8)),
           double(size / kImagePatch)};
 }
 
-double gateParameters(const RunConfig& c) {
+double gate_parameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
   if (c.moe.gate == "cosine") {
     const double d = double(c.moe.cosine_proj_dim);
@@ -39,21 +39,21 @@ double gateParameters(const RunConfig& c) {
 
 }  // namespace
 
-double expertParameters(const RunConfig& c) {
+double expert_parameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts), h = double(c.moe.hidden);
   return 2 * e * h * m + (c.moe.fc1_bias ? e * h : 0) + (c.moe.fc2_bias ? e * m : 0);
 }
 
 namespace {
 
-double denseFfnParameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
+double dense_ffn_parameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   return 2 * m * h + h + m;
 }
 
 }  // namespace
 
-double gateForwardFlopsPerToken(const RunConfig& c) {
+double gate_forward_flops_per_token(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
   if (c.moe.gate == "cosine") {
     const double d = double(c.moe.cosine_proj_dim);
@@ -64,25 +64,25 @@ double gateForwardFlopsPerToken(const RunConfig& c) {
 
 namespace {
 
-double saturatingInt(double v) {
+double saturating_int(double v) {
   return std::min(v, double(std::numeric_limits<int64_t>::max() / 2));
 }
 
 }  // namespace
 
-double denseForwardFlops(const RunConfig& c, double samples) {
+double dense_forward_flops(const RunConfig& c, double samples) {
   const double m = double(c.model.dim), h = double(c.moe.hidden);
-  const double moe = double(moeLayerCount(c)), blocks = double(c.model.layers);
+  const double moe = double(moe_layer_count(c)), blocks = double(c.model.layers);
   const double dense_blocks = c.model.kind == "helloworld" ? 0 : blocks - moe;
-  const double ffn_tokenwise = moe * gateForwardFlopsPerToken(c) + dense_blocks * 4 * m * h;
-  const double tps = double(tokensPerSample(c));
+  const double ffn_tokenwise = moe * gate_forward_flops_per_token(c) + dense_blocks * 4 * m * h;
+  const double tps = double(tokens_per_sample(c));
   if (c.model.kind == "lm") {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double per_token = blocks * (2 * 4 * m * m + 4 * t * m) + ffn_tokenwise + 2 * v * m;
     return samples * tps * per_token;
   }
   if (c.model.kind == "image") {
-    const ImageGeometry g = imageGeometry(c);
+    const ImageGeometry g = image_geometry(c);
     const double pixels = g.size * g.size, tokens = g.grid * g.grid;
     const double per_sample = 2 * g.channels * 9 * g.stem * pixels +
                               2 * g.stem * kImagePatch * kImagePatch * m * tokens +
@@ -96,7 +96,7 @@ namespace {
 
 // C as the estimates use it: balanced demand stands in for the max demand, which is known only at
 // run time.
-double expectedSlots(const CapacityEstimate& cap, int64_t experts) {
+double expected_slots(const CapacityEstimate& cap, int64_t experts) {
   const double balanced = double(cap.top_k) * std::ceil(double(cap.tokens) / double(experts));
   double slots = double(cap.count);
   if (cap.kind == CapacityEstimate::Kind::kDropless) slots = balanced;
@@ -106,9 +106,9 @@ double expectedSlots(const CapacityEstimate& cap, int64_t experts) {
 
 // Weights and gradients in the model dtype; bfloat16 adds float32 master weights, and the
 // optimizer's states then live in float32 too (core/engine/train/optimizer.cpp).
-MemoryEstimate stateMemory(const RunConfig& c, double params) {
+MemoryEstimate state_memory(const RunConfig& c, double params) {
   MemoryEstimate m;
-  const double elem = double(dtypeBytes(c.train.dtype));
+  const double elem = double(dtype_bytes(c.train.dtype));
   const bool masters = c.train.dtype == "bfloat16";
   const double state_elem = masters ? 4.0 : elem;
   m.weights = params * elem;
@@ -120,20 +120,20 @@ MemoryEstimate stateMemory(const RunConfig& c, double params) {
 }
 
 // What one rank holds and sends; with one rank, the whole run.
-RankEstimate estimateRank(const RunConfig& c, const ConfigEstimates& e) {
+RankEstimate estimate_rank(const RunConfig& c, const ConfigEstimates& e) {
   RankEstimate r;
-  r.world = worldSize(c);
+  r.world = world_size(c);
   r.placement = protocol::expert_placement(c.moe.experts, r.world, c.parallel.expert_parallel);
   const double share =
       double(r.placement.local_experts) / double(r.placement.experts) / double(r.placement.shards);
   r.parameters.experts = e.parameters.experts * share;
   r.parameters.dense = e.parameters.dense;  // replicated on every rank (data parallel)
-  r.memory = stateMemory(c, r.parameters.total());
+  r.memory = state_memory(c, r.parameters.total());
   r.memory.activations = e.memory.activations;  // already one process's
   const int64_t adaptive_r = c.parallel.adaptive_r;
   if (adaptive_r != 0) {
     const double passes = double(c.train.grad_accum) * double(e.moe_layers);
-    r.all_to_all_bytes = passes * allToAllBytesPerLayer(c, e.capacity);
+    r.all_to_all_bytes = passes * all_to_all_bytes_per_layer(c, e.capacity);
     r.all_to_all_assumes_r1 = r.all_to_all_bytes > 0 && adaptive_r != 1;
   }
   return r;
@@ -141,14 +141,14 @@ RankEstimate estimateRank(const RunConfig& c, const ConfigEstimates& e) {
 
 // Activations saved for backward in one forward/backward pass of one process, in elements of the
 // model dtype (the gate's in float32 when fp32_gate). A rough guide, not an allocator trace.
-double activationBytes(const RunConfig& c, const CapacityEstimate& cap) {
-  const double elem = double(dtypeBytes(c.train.dtype));
+double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
+  const double elem = double(dtype_bytes(c.train.dtype));
   const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
   const double m = double(c.model.dim), h = double(c.moe.hidden), e = double(c.moe.experts);
-  const double samples = std::ceil(double(c.train.batch_size) / double(worldSize(c)));
+  const double samples = std::ceil(double(c.train.batch_size) / double(world_size(c)));
   const double tokens = double(cap.tokens);  // this process's slice of the batch
-  const double slot_count = expectedSlots(cap, c.moe.experts);
-  const double moe = double(moeLayerCount(c));
+  const double slot_count = expected_slots(cap, c.moe.experts);
+  const double moe = double(moe_layer_count(c));
   // Layer input and output, gate logits / noisy logits / scores, the dispatched tokens, the
   // experts' hidden pre- and post-activation and their output.
   const double moe_layer =
@@ -164,7 +164,7 @@ double activationBytes(const RunConfig& c, const CapacityEstimate& cap) {
     bytes += double(c.model.layers) * elem * (tokens * 8 * m + samples * heads * t * t * 2);
     bytes += dense_blocks * dense_ffn + elem * tokens * m + loss_elem * tokens * v * 2;
   } else if (c.model.kind == "image") {
-    const ImageGeometry g = imageGeometry(c);
+    const ImageGeometry g = image_geometry(c);
     const double pixels = g.size * g.size;
     bytes += elem * samples * pixels * (g.channels + 2 * g.stem) + elem * tokens * m * 2;
     bytes += double(c.model.layers) * elem * tokens * 2 * m + dense_blocks * dense_ffn;
@@ -176,13 +176,13 @@ double activationBytes(const RunConfig& c, const CapacityEstimate& cap) {
 
 }  // namespace
 
-int64_t dtypeBytes(const std::string& dtype) {
+int64_t dtype_bytes(const std::string& dtype) {
   if (dtype == "float64") return 8;
   if (dtype == "bfloat16") return 2;
   return 4;  // float32, and float16, which the engine runs in float32 (model.cpp parse_dtype)
 }
 
-bool canEstimate(const RunConfig& c) {
+bool can_estimate(const RunConfig& c) {
   const auto& m = c.model;
   const auto& e = c.moe;
   const bool kind = m.kind == "helloworld" || m.kind == "lm" || m.kind == "image";
@@ -193,26 +193,26 @@ bool canEstimate(const RunConfig& c) {
          std::isfinite(e.capacity_factor);
 }
 
-int64_t moeLayerCount(const RunConfig& c) {
+int64_t moe_layer_count(const RunConfig& c) {
   if (c.model.kind == "helloworld") return 1;
   return (c.model.layers + c.moe.every - 1) / c.moe.every;  // blocks 0, every, 2*every, ...
 }
 
-int64_t tokensPerSample(const RunConfig& c) {
+int64_t tokens_per_sample(const RunConfig& c) {
   if (c.model.kind == "image") {
-    const int64_t grid = int64_t(imageGeometry(c).grid);
+    const int64_t grid = int64_t(image_geometry(c).grid);
     return grid * grid;
   }
   return c.model.seq_len;
 }
 
-ParameterEstimate estimateParameters(const RunConfig& c) {
+ParameterEstimate estimate_parameters(const RunConfig& c) {
   ParameterEstimate p;
-  const double moe = double(moeLayerCount(c));
-  p.experts = moe * expertParameters(c);
+  const double moe = double(moe_layer_count(c));
+  p.experts = moe * expert_parameters(c);
   const double m = double(c.model.dim), blocks = double(c.model.layers);
-  const double gates = moe * gateParameters(c);
-  const double dense_ffns = (blocks - moe) * denseFfnParameters(c);
+  const double gates = moe * gate_parameters(c);
+  const double dense_ffns = (blocks - moe) * dense_ffn_parameters(c);
   const double norm = 2 * m;  // LayerNorm weight + bias
   if (c.model.kind == "lm") {
     const double v = double(c.model.vocab), t = double(c.model.seq_len);
@@ -220,7 +220,7 @@ ParameterEstimate estimateParameters(const RunConfig& c) {
     p.dense = v * m + t * m + blocks * (2 * norm + attention) + gates + dense_ffns + norm +
               (c.model.tie_embeddings ? 0 : v * m);
   } else if (c.model.kind == "image") {
-    const ImageGeometry g = imageGeometry(c);
+    const ImageGeometry g = image_geometry(c);
     const double tokens = g.grid * g.grid;
     const double stem = g.stem * g.channels * 9 + g.stem;
     const double patch = m * g.stem * kImagePatch * kImagePatch + m;
@@ -232,21 +232,21 @@ ParameterEstimate estimateParameters(const RunConfig& c) {
   return p;
 }
 
-int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
-                      int64_t max_demand, int64_t alignment) {
+int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
+                       int64_t max_demand, int64_t alignment) {
   // The routing kernel's own rule, so the estimate is the engine's C.
   return kernels::capacity_slots(factor, tokens, experts, top_k, max_demand, alignment);
 }
 
-CapacityEstimate estimateCapacity(const RunConfig& c) {
+CapacityEstimate estimate_capacity(const RunConfig& c) {
   CapacityEstimate cap;
-  const int64_t world = worldSize(c), experts = c.moe.experts;
+  const int64_t world = world_size(c), experts = c.moe.experts;
   cap.top_k = std::min(c.moe.top_k, experts);
   // Each rank routes its slice of the global batch. Experts split over the ranks align the
   // capacity to the sharding degree (W / E when E < W, Tutel) times the overlap degree, as the
   // engine's MoE layer does; replicated experts leave it alone.
   const double samples = std::ceil(double(c.train.batch_size) / double(world));
-  cap.tokens = int64_t(saturatingInt(samples * double(tokensPerSample(c))));
+  cap.tokens = int64_t(saturating_int(samples * double(tokens_per_sample(c))));
   if (world > 1 && c.parallel.expert_parallel) {
     const int64_t shards =
         protocol::expert_placement(experts, world, c.parallel.expert_parallel).shards;
@@ -262,29 +262,29 @@ CapacityEstimate estimateCapacity(const RunConfig& c) {
     cap.kind = CapacityEstimate::Kind::kBounded;
   }
   // For the bound, an unlimited max demand leaves the factor's term.
-  cap.count = capacitySlots(f, cap.tokens, experts, cap.top_k, std::numeric_limits<int64_t>::max(),
-                            cap.alignment);
+  cap.count = capacity_slots(f, cap.tokens, experts, cap.top_k, std::numeric_limits<int64_t>::max(),
+                             cap.alignment);
   return cap;
 }
 
-int64_t worldSize(const RunConfig& c) {
+int64_t world_size(const RunConfig& c) {
   return protocol::config_world(c.parallel).value_or(1);
 }
 
-double allToAllBytesPerLayer(const RunConfig& c, const CapacityEstimate& cap) {
-  const double w = double(worldSize(c));
+double all_to_all_bytes_per_layer(const RunConfig& c, const CapacityEstimate& cap) {
+  const double w = double(world_size(c));
   if (w <= 1 || !c.parallel.expert_parallel) return 0;
   const double e = double(c.moe.experts), m = double(c.model.dim);
-  const double elem = double(dtypeBytes(c.train.dtype));
-  return 4 * (w - 1) / w * e * expectedSlots(cap, c.moe.experts) * m * elem;
+  const double elem = double(dtype_bytes(c.train.dtype));
+  return 4 * (w - 1) / w * e * expected_slots(cap, c.moe.experts) * m * elem;
 }
 
 ConfigEstimates estimate(const RunConfig& c) {
   ConfigEstimates out;
-  out.parameters = estimateParameters(c);
-  out.moe_layers = moeLayerCount(c);
-  out.tokens_per_sample = tokensPerSample(c);
-  out.capacity = estimateCapacity(c);
+  out.parameters = estimate_parameters(c);
+  out.moe_layers = moe_layer_count(c);
+  out.tokens_per_sample = tokens_per_sample(c);
+  out.capacity = estimate_capacity(c);
 
   const double samples = double(c.train.batch_size) * double(c.train.grad_accum);
   out.tokens_per_step = samples * double(out.tokens_per_sample);
@@ -292,11 +292,11 @@ ConfigEstimates estimate(const RunConfig& c) {
   out.flops.experts = double(out.moe_layers) * protocol::expert_train_flops(out.tokens_per_step, k,
                                                                             double(c.model.dim),
                                                                             double(c.moe.hidden));
-  out.flops.dense = 3 * denseForwardFlops(c, samples);
+  out.flops.dense = 3 * dense_forward_flops(c, samples);
 
-  out.memory = stateMemory(c, out.parameters.total());
-  out.memory.activations = activationBytes(c, out.capacity);
-  out.rank = estimateRank(c, out);
+  out.memory = state_memory(c, out.parameters.total());
+  out.memory.activations = activation_bytes(c, out.capacity);
+  out.rank = estimate_rank(c, out);
   return out;
 }
 

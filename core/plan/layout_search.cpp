@@ -7,12 +7,12 @@
 
 namespace moe::plan {
 
-std::vector<LayoutPrediction> layoutsFor(const protocol::RunConfig& config, int64_t nodes,
-                                         int64_t nproc_per_node, const HardwareProfile& profile) {
+std::vector<LayoutPrediction> layouts_for(const protocol::RunConfig& config, int64_t nodes,
+                                          int64_t nproc_per_node, const HardwareProfile& profile) {
   std::vector<LayoutPrediction> out;
   const int64_t world = nodes * nproc_per_node;
   if (world < 1 ||
-      !protocol::layout_problems(withLayout(config, {nodes, nproc_per_node, 0, 1}), world)
+      !protocol::layout_problems(with_layout(config, {nodes, nproc_per_node, 0, 1}), world)
            .empty()) {
     return out;
   }
@@ -32,7 +32,7 @@ std::vector<LayoutPrediction> layoutsFor(const protocol::RunConfig& config, int6
   return out;
 }
 
-std::optional<LayoutPrediction> bestOf(const std::vector<LayoutPrediction>& layouts) {
+std::optional<LayoutPrediction> best_of(const std::vector<LayoutPrediction>& layouts) {
   if (layouts.empty()) return std::nullopt;
   const auto faster = [](const LayoutPrediction& a, const LayoutPrediction& b) {
     if (a.prediction.fits != b.prediction.fits) return a.prediction.fits;
@@ -41,15 +41,15 @@ std::optional<LayoutPrediction> bestOf(const std::vector<LayoutPrediction>& layo
   return *std::min_element(layouts.begin(), layouts.end(), faster);
 }
 
-std::vector<LayoutPrediction> scalingTable(const protocol::RunConfig& config,
-                                           const HardwareProfile& profile, int64_t max_ranks,
-                                           int64_t nodes) {
+std::vector<LayoutPrediction> scaling_table(const protocol::RunConfig& config,
+                                            const HardwareProfile& profile, int64_t max_ranks,
+                                            int64_t nodes) {
   std::vector<LayoutPrediction> out;
   const int64_t per_node = std::max<int64_t>(profile.device.devices_per_node, 1);
   for (int64_t world = 1; world <= max_ranks; world *= 2) {
     int64_t k = nodes > 0 ? nodes : (world + per_node - 1) / per_node;
     if (world % k != 0) continue;
-    const auto layouts = layoutsFor(config, k, world / k, profile);
+    const auto layouts = layouts_for(config, k, world / k, profile);
     out.insert(out.end(), layouts.begin(), layouts.end());
   }
   return out;

@@ -7,19 +7,19 @@
 namespace moe::plan {
 namespace {
 
-double elementBytes(const protocol::RunConfig& c) {
-  return double(dtypeBytes(c.train.dtype));
+double element_bytes(const protocol::RunConfig& c) {
+  return double(dtype_bytes(c.train.dtype));
 }
 
-double denseBlocks(const protocol::RunConfig& c) {
-  return c.model.kind == "helloworld" ? 0.0 : double(c.model.layers - moeLayerCount(c));
+double dense_blocks(const protocol::RunConfig& c) {
+  return c.model.kind == "helloworld" ? 0.0 : double(c.model.layers - moe_layer_count(c));
 }
 
 }  // namespace
 
-double denseElementwiseBytes(const protocol::RunConfig& c, double samples, double tokens) {
-  const double elem = elementBytes(c), m = double(c.model.dim), h = double(c.moe.hidden);
-  const double blocks = double(c.model.layers), dense_ffn = denseBlocks(c) * 4 * tokens * h * elem;
+double dense_elementwise_bytes(const protocol::RunConfig& c, double samples, double tokens) {
+  const double elem = element_bytes(c), m = double(c.model.dim), h = double(c.moe.hidden);
+  const double blocks = double(c.model.layers), dense_ffn = dense_blocks(c) * 4 * tokens * h * elem;
   if (c.model.kind == "lm") {
     const double t = double(c.model.seq_len), heads = double(c.model.heads);
     const double v = double(c.model.vocab);
@@ -35,17 +35,17 @@ double denseElementwiseBytes(const protocol::RunConfig& c, double samples, doubl
   return 3 * tokens * m * elem;  // helloworld: the sum over the last dim and log_softmax
 }
 
-double denseOps(const protocol::RunConfig& c) {
-  if (c.model.kind == "lm") return double(c.model.layers) * 30 + denseBlocks(c) * 6 + 12;
-  if (c.model.kind == "image") return double(c.model.layers) * 10 + denseBlocks(c) * 6 + 16;
+double dense_ops(const protocol::RunConfig& c) {
+  if (c.model.kind == "lm") return double(c.model.layers) * 30 + dense_blocks(c) * 6 + 12;
+  if (c.model.kind == "image") return double(c.model.layers) * 10 + dense_blocks(c) * 6 + 16;
   return 6;
 }
 
-double parameterTensors(const protocol::RunConfig& c) {
-  const double moe = double(moeLayerCount(c));
+double parameter_tensors(const protocol::RunConfig& c) {
+  const double moe = double(moe_layer_count(c));
   const double gate = c.moe.gate == "cosine" ? 4 : 1;
   const double experts = 2 + double(c.moe.fc1_bias) + double(c.moe.fc2_bias);
-  const double moe_tensors = moe * (gate + experts), dense_ffns = denseBlocks(c) * 4;
+  const double moe_tensors = moe * (gate + experts), dense_ffns = dense_blocks(c) * 4;
   if (c.model.kind == "lm") {
     const double head = c.model.tie_embeddings ? 0 : 1;
     return 2 + double(c.model.layers) * 8 + moe_tensors + dense_ffns + 2 + head;
@@ -55,26 +55,26 @@ double parameterTensors(const protocol::RunConfig& c) {
   return moe_tensors;
 }
 
-double largestParameterTensor(const protocol::RunConfig& c, double expert_share) {
+double largest_parameter_tensor(const protocol::RunConfig& c, double expert_share) {
   const double m = double(c.model.dim), h = double(c.moe.hidden), e = double(c.moe.experts);
   double largest = e * h * m * expert_share;  // batched_fc1_w / fc2_w
-  if (denseBlocks(c) > 0) largest = std::max(largest, m * h);
+  if (dense_blocks(c) > 0) largest = std::max(largest, m * h);
   if (c.model.kind == "lm") {
     largest = std::max({largest, double(c.model.vocab) * m, 3 * m * m});
   }
   return largest;
 }
 
-double bufferBytes(const protocol::RunConfig& c, int64_t r, bool split, int64_t shards,
-                   double slots) {
+double buffer_bytes(const protocol::RunConfig& c, int64_t r, bool split, int64_t shards,
+                    double slots) {
   if (!split) return 0;
-  const double elem = elementBytes(c);
+  const double elem = element_bytes(c);
   const double slots_bytes = double(c.moe.experts) * slots * double(c.model.dim) * elem;
   double bytes = 2 * slots_bytes;  // the received tokens and the outputs on their way back
   const bool gathers = r == 0 || (shards > 1 && r < shards);
   // The gathered weights stay saved for backward in every MoE layer, and their gradient is
   // reduced whole.
-  if (gathers) bytes += double(moeLayerCount(c) + 1) * expertParameters(c) * elem;
+  if (gathers) bytes += double(moe_layer_count(c) + 1) * expert_parameters(c) * elem;
   return bytes;
 }
 

@@ -2,7 +2,7 @@
 
 namespace moe::plan {
 
-nlohmann::json layoutJson(const LayoutPrediction& lp) {
+nlohmann::json layout_json(const LayoutPrediction& lp) {
   const StepPrediction& p = lp.prediction;
   const StepCounts& c = p.counts;
   nlohmann::json phases = nlohmann::json::object();
@@ -33,15 +33,15 @@ nlohmann::json layoutJson(const LayoutPrediction& lp) {
       {"fits", p.fits}};
 }
 
-nlohmann::json planJson(const std::vector<LayoutPrediction>& layouts,
-                        const std::optional<LayoutPrediction>& best,
-                        const HardwareProfile& profile) {
+nlohmann::json plan_json(const std::vector<LayoutPrediction>& layouts,
+                         const std::optional<LayoutPrediction>& best,
+                         const HardwareProfile& profile) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& l : layouts) list.push_back(layoutJson(l));
+  for (const auto& l : layouts) list.push_back(layout_json(l));
   return {{"profile", profile.name},
           {"device", profile.device.name},
           {"layouts", list},
-          {"best", best ? layoutJson(*best) : nlohmann::json()}};
+          {"best", best ? layout_json(*best) : nlohmann::json()}};
 }
 
 }  // namespace moe::plan

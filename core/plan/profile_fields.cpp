@@ -32,7 +32,8 @@ double number(const json& obj, const char* key, const std::string& where, bool p
   return x;
 }
 
-double optionalNumber(const json& obj, const char* key, const std::string& where, double fallback) {
+double optional_number(const json& obj, const char* key, const std::string& where,
+                       double fallback) {
   return obj.contains(key) ? number(obj, key, where) : fallback;
 }
 
@@ -42,16 +43,16 @@ std::string text(const json& obj, const char* key, const std::string& where) {
   return v.get<std::string>();
 }
 
-GemmRate gemmFromJson(const json& g, const std::string& where) {
+GemmRate gemm_from_json(const json& g, const std::string& where) {
   GemmRate r;
   r.m = int64_t(number(g, "m", where, true));
   r.k = int64_t(number(g, "k", where, true));
   r.n = int64_t(number(g, "n", where, true));
-  r.batch = int64_t(optionalNumber(g, "batch", where, 1));
-  r.ranks = std::max<int64_t>(1, int64_t(optionalNumber(g, "ranks", where, 1)));
+  r.batch = int64_t(optional_number(g, "batch", where, 1));
+  r.ranks = std::max<int64_t>(1, int64_t(optional_number(g, "ranks", where, 1)));
   r.dtype = text(g, "dtype", where);
   r.flops_per_s = number(g, "flops_per_s", where, true);
-  r.backward_flops_per_s = optionalNumber(g, "backward_flops_per_s", where, 0);
+  r.backward_flops_per_s = optional_number(g, "backward_flops_per_s", where, 0);
   if (g.contains("op")) {
     const std::string op = text(g, "op", where);
     if (op != "gemm" && op != "expert_ffn")
@@ -61,7 +62,7 @@ GemmRate gemmFromJson(const json& g, const std::string& where) {
   return r;
 }
 
-DeviceProfile deviceFromJson(const json& d, const std::string& where) {
+DeviceProfile device_from_json(const json& d, const std::string& where) {
   DeviceProfile p;
   p.name = text(d, "name", where);
   p.peak_flops_float32 = number(d, "peak_flops_float32", where, true);
@@ -78,22 +79,23 @@ DeviceProfile deviceFromJson(const json& d, const std::string& where) {
     const json& rates = d["gemm_rates"];
     if (!rates.is_array()) fail(where + "/gemm_rates", "expected an array");
     for (size_t i = 0; i < rates.size(); ++i) {
-      p.gemm_rates.push_back(gemmFromJson(rates[i], where + "/gemm_rates/" + std::to_string(i)));
+      p.gemm_rates.push_back(gemm_from_json(rates[i], where + "/gemm_rates/" + std::to_string(i)));
     }
   }
   return p;
 }
 
-LinkProfile networkLink(const json& doc, const std::string& origin) {
-  if (doc.contains("inter_node")) return linkFromJson(doc["inter_node"], origin + ": /inter_node");
+LinkProfile network_link(const json& doc, const std::string& origin) {
+  if (doc.contains("inter_node"))
+    return link_from_json(doc["inter_node"], origin + ": /inter_node");
   const std::string network = text(doc, "network", origin + ": ");
-  const std::string* shipped = shippedProfileText(network);
+  const std::string* shipped = shipped_profile_text(network);
   if (!shipped) fail(origin + ": /network", "no shipped network profile \"" + network + "\"");
   const json net = json::parse(*shipped, nullptr, true, true);
-  return linkFromJson(member(net, "inter_node", network), network + ": /inter_node");
+  return link_from_json(member(net, "inter_node", network), network + ": /inter_node");
 }
 
-json linkToJson(const LinkProfile& l) {
+json link_to_json(const LinkProfile& l) {
   return {{"name", l.name},
           {"ranks", l.ranks},
           {"all_to_all_latency_s", l.all_to_all_latency_s},
@@ -104,10 +106,10 @@ json linkToJson(const LinkProfile& l) {
 
 }  // namespace
 
-LinkProfile linkFromJson(const json& l, const std::string& where) {
+LinkProfile link_from_json(const json& l, const std::string& where) {
   LinkProfile p;
   p.name = text(l, "name", where);
-  p.ranks = int64_t(optionalNumber(l, "ranks", where, 0));
+  p.ranks = int64_t(optional_number(l, "ranks", where, 0));
   p.all_to_all_latency_s = number(l, "all_to_all_latency_s", where);
   p.all_to_all_bandwidth = number(l, "all_to_all_bandwidth", where, true);
   p.all_reduce_latency_s = number(l, "all_reduce_latency_s", where);
@@ -115,7 +117,7 @@ LinkProfile linkFromJson(const json& l, const std::string& where) {
   return p;
 }
 
-HardwareProfile profileFromJson(const json& doc, const std::string& origin) {
+HardwareProfile profile_from_json(const json& doc, const std::string& origin) {
   const std::string root = origin + ": ";
   if (!doc.is_object()) fail(origin, "expected a JSON object");
   if (number(doc, "schema", root) != 1) fail(root + "/schema", "must be 1");
@@ -124,19 +126,19 @@ HardwareProfile profileFromJson(const json& doc, const std::string& origin) {
   HardwareProfile p;
   p.name = text(doc, "name", root);
   p.description = doc.value("description", std::string());
-  p.device = deviceFromJson(member(doc, "device", root), root + "/device");
+  p.device = device_from_json(member(doc, "device", root), root + "/device");
   const json& links = member(doc, "intra_node", root);
   if (!links.is_array() || links.empty()) fail(root + "/intra_node", "expected a non-empty array");
   for (size_t i = 0; i < links.size(); ++i) {
-    p.intra_node.push_back(linkFromJson(links[i], root + "/intra_node/" + std::to_string(i)));
+    p.intra_node.push_back(link_from_json(links[i], root + "/intra_node/" + std::to_string(i)));
   }
-  p.inter_node = networkLink(doc, origin);
-  p.allreduce_overlap = optionalNumber(doc, "allreduce_overlap", root, p.allreduce_overlap);
+  p.inter_node = network_link(doc, origin);
+  p.allreduce_overlap = optional_number(doc, "allreduce_overlap", root, p.allreduce_overlap);
   if (p.allreduce_overlap > 1) fail(root + "/allreduce_overlap", "must be at most 1");
   return p;
 }
 
-json profileToJson(const HardwareProfile& p) {
+json profile_to_json(const HardwareProfile& p) {
   const DeviceProfile& d = p.device;
   json rates = json::array();
   for (const GemmRate& r : d.gemm_rates) {
@@ -151,7 +153,7 @@ json profileToJson(const HardwareProfile& p) {
     if (r.expert_ffn) rates.back()["op"] = "expert_ffn";
   }
   json intra = json::array();
-  for (const LinkProfile& l : p.intra_node) intra.push_back(linkToJson(l));
+  for (const LinkProfile& l : p.intra_node) intra.push_back(link_to_json(l));
   return {{"schema", 1},
           {"kind", "device"},
           {"name", p.name},
@@ -169,7 +171,7 @@ json profileToJson(const HardwareProfile& p) {
             {"devices_per_node", d.devices_per_node},
             {"gemm_rates", rates}}},
           {"intra_node", intra},
-          {"inter_node", linkToJson(p.inter_node)},
+          {"inter_node", link_to_json(p.inter_node)},
           {"allreduce_overlap", p.allreduce_overlap}};
 }
 

@@ -25,14 +25,14 @@ struct Placement {
   bool split = false;  // experts split over the ranks (expert_parallel with W > 1)
 };
 
-Placement placementOf(const RunConfig& c, const Layout& l) {
+Placement placement_of(const RunConfig& c, const Layout& l) {
   const auto p = protocol::expert_placement(c.moe.experts, l.world(), c.parallel.expert_parallel);
   return {l.world(), p.local_experts, p.shards, c.parallel.expert_parallel && l.world() > 1};
 }
 
 // Slots per expert in one rank's buffer: the capacity rule on the rank's tokens with balanced
 // demand standing in for the max (known only at run time), aligned as the engine aligns it.
-int64_t rankSlots(const RunConfig& c, const Layout& l, const Placement& p, int64_t tokens) {
+int64_t rank_slots(const RunConfig& c, const Layout& l, const Placement& p, int64_t tokens) {
   const int64_t experts = c.moe.experts, k = std::min(c.moe.top_k, experts);
   const int64_t balanced = k * ((tokens + experts - 1) / experts);
   int64_t align = 1;
@@ -40,11 +40,11 @@ int64_t rankSlots(const RunConfig& c, const Layout& l, const Placement& p, int64
   return kernels::capacity_slots(c.moe.capacity_factor, tokens, experts, k, balanced, align);
 }
 
-void checkLayout(const RunConfig& c, const Layout& l) {
+void check_layout(const RunConfig& c, const Layout& l) {
   if (l.nodes < 1 || l.nproc_per_node < 1 || l.overlap < 1) {
     throw std::invalid_argument("layout: nodes, ranks per node and overlap must be >= 1");
   }
-  const RunConfig placed = withLayout(c, l);
+  const RunConfig placed = with_layout(c, l);
   const auto problems = protocol::layout_problems(placed, l.world());
   if (!problems.empty()) {
     throw std::invalid_argument(problems.front().pointer + ": " + problems.front().message);
@@ -61,27 +61,27 @@ void checkLayout(const RunConfig& c, const Layout& l) {
 // the data itself (core/engine/model/helloworld_model.cpp), so backward skips the gradient of the
 // dispatched tokens: the experts' input GEMM, the dispatch's backward, the gate's input gradient
 // and the dispatch side's all-to-all.
-bool moeInputNeedsGrad(const RunConfig& c) {
+bool moe_input_needs_grad(const RunConfig& c) {
   return c.model.kind != "helloworld";
 }
 
 // Share of a rank's all-to-all bytes that goes to ranks of other nodes.
-double interNodeShare(const Layout& l) {
+double inter_node_share(const Layout& l) {
   const double w = double(l.world());
   return w > 1 ? (w - double(l.nproc_per_node)) / (w - 1) : 0.0;
 }
 
 Collective collective(double bytes, double calls, const Layout& l) {
-  return {bytes, bytes * interNodeShare(l), calls};
+  return {bytes, bytes * inter_node_share(l), calls};
 }
 
 // The MoE layers' communication per micro-batch: tokens through the all-to-all, and expert
 // weights gathered where a rank computes more than its own part (docs/ROUTING.md table).
-void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
-                           double layers, double tokens) {
+void count_moe_communication(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
+                             double layers, double tokens) {
   if (!p.split) return;
   const double w = double(l.world()), e = double(c.moe.experts), m = double(c.model.dim);
-  const double elem = double(dtypeBytes(c.train.dtype)), cs = double(s.capacity_slots);
+  const double elem = double(dtype_bytes(c.train.dtype)), cs = double(s.capacity_slots);
   const double k = double(std::min(c.moe.top_k, c.moe.experts));
   // Routing: every rank gathers the group's choices (k int32 per token) and sums the layer's load
   // metrics (core/engine/moe/moe_layer.cpp load_stats), both inside the gate.
@@ -92,25 +92,25 @@ void countMoeCommunication(const RunConfig& c, const Layout& l, const Placement&
     const double calls = 2 * (p.shards > 1 ? 1.0 : double(l.overlap));
     s.a2a_forward = collective(layers * 2 * there, layers * calls, l);
     // Backward sends the outputs' gradients there, and the tokens' back where they need one.
-    const double sides = moeInputNeedsGrad(c) ? 1.0 : 0.5;
+    const double sides = moe_input_needs_grad(c) ? 1.0 : 0.5;
     s.a2a_backward = collective(layers * 2 * there * sides, layers * calls * sides, l);
   }
   const bool gathers = l.r == 0 || (p.shards > 1 && l.r < p.shards);
   if (!gathers) return;
-  const double experts_bytes = expertParameters(c) * elem;  // every expert, whole
+  const double experts_bytes = expert_parameters(c) * elem;  // every expert, whole
   const double tensors = 2.0 + double(c.moe.fc1_bias) + double(c.moe.fc2_bias);
   s.gather_forward = collective(layers * (w - 1) / w * experts_bytes, layers * tensors, l);
   s.gather_backward = collective(layers * experts_bytes, layers * tensors, l);
 }
 
 // One micro-batch's forward work of the MoE layers on this rank.
-void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
-                     double layers, double tokens) {
+void count_moe_compute(const RunConfig& c, const Layout& l, const Placement& p, StepCounts& s,
+                       double layers, double tokens) {
   const double e = double(c.moe.experts), m = double(c.model.dim), h = double(c.moe.hidden);
   const double k = double(std::min(c.moe.top_k, c.moe.experts)), cs = double(s.capacity_slots);
-  const double elem = double(dtypeBytes(c.train.dtype));
+  const double elem = double(dtype_bytes(c.train.dtype));
   const double gate_elem = c.moe.fp32_gate ? 4.0 : elem;
-  s.gate.flops += layers * tokens * gateForwardFlopsPerToken(c);
+  s.gate.flops += layers * tokens * gate_forward_flops_per_token(c);
   s.gate.bytes += layers * (tokens * m * elem + kGateScoreTensors * tokens * e * gate_elem);
   s.gate.ops += layers * kGateOps;
   s.gate.m = int64_t(tokens), s.gate.k = c.model.dim, s.gate.n = c.moe.experts;
@@ -143,8 +143,8 @@ void countMoeCompute(const RunConfig& c, const Layout& l, const Placement& p, St
 }
 
 // Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
-void countDense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
-  const double moe_layers = double(moeLayerCount(c));
+void count_dense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
+  const double moe_layers = double(moe_layer_count(c));
   if (c.model.kind == "lm") {  // QK^T and PV per head: [T, Dh] x [Dh, T] and back
     const double t = double(c.model.seq_len), m = double(c.model.dim);
     PhaseWork& a = s.attention;
@@ -152,31 +152,31 @@ void countDense(const RunConfig& c, StepCounts& s, double samples, double tokens
     a.batch = int64_t(samples) * c.model.heads;
     a.m = c.model.seq_len, a.k = c.model.dim / c.model.heads, a.n = c.model.seq_len;
   }
-  s.other.flops += denseForwardFlops(c, samples) -
-                   moe_layers * tokens * gateForwardFlopsPerToken(c) - s.attention.flops;
-  s.other.bytes += denseElementwiseBytes(c, samples, tokens);
-  s.other.ops += denseOps(c);
+  s.other.flops += dense_forward_flops(c, samples) -
+                   moe_layers * tokens * gate_forward_flops_per_token(c) - s.attention.flops;
+  s.other.bytes += dense_elementwise_bytes(c, samples, tokens);
+  s.other.ops += dense_ops(c);
   s.other.m = int64_t(tokens), s.other.k = c.model.dim;
   s.other.n = c.model.kind == "lm" ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
 }
 
-void countBackward(const RunConfig& c, StepCounts& s) {
-  const bool input_grad = moeInputNeedsGrad(c);
+void count_backward(const RunConfig& c, StepCounts& s) {
+  const bool input_grad = moe_input_needs_grad(c);
   for (const PhaseWork* f : {&s.gate, &s.dispatch, &s.combine, &s.other, &s.attention}) {
     if (f == &s.dispatch && !input_grad) continue;
-    PhaseWork b = backwardOf(*f);
+    PhaseWork b = backward_of(*f);
     if (f == &s.gate && !input_grad) b.flops = f->flops;  // the gate weight's gradient only
     s.backward_parts.push_back(b);
     s.backward.flops += b.flops, s.backward.bytes += b.bytes, s.backward.ops += b.ops;
   }
-  s.experts_backward = backwardOf(s.experts);
+  s.experts_backward = backward_of(s.experts);
   // The expert FFN's backward is four GEMMs of a forward one's size; three without dX.
   if (!input_grad) s.experts_backward.flops *= 0.75;
 }
 
-void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
+void count_optimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
   const double params = rank.parameters.total();
-  const double elem = double(dtypeBytes(c.train.dtype));
+  const double elem = double(dtype_bytes(c.train.dtype));
   const bool masters = c.train.dtype == "bfloat16";
   const double state_elem = masters ? 4.0 : elem;
   const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
@@ -185,13 +185,13 @@ void countOptimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank)
   double passes = c.train.optimizer == "adamw" ? kAdamPasses : kSgdPasses;
   if (c.train.optimizer != "adamw" && states > 0) passes += kMomentumPasses;
   s.optimizer.bytes = params * (passes * state_elem + (masters ? 2 * (elem + 4.0) : 0.0));
-  s.optimizer.ops = parameterTensors(c) * (c.train.optimizer == "adamw" ? kAdamOps : kSgdOps);
+  s.optimizer.ops = parameter_tensors(c) * (c.train.optimizer == "adamw" ? kAdamOps : kSgdOps);
 }
 
-void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
-                            const ConfigEstimates& whole, const RankEstimate& rank) {
+void count_gradient_all_reduce(const RunConfig& c, const Layout& l, StepCounts& s,
+                               const ConfigEstimates& whole, const RankEstimate& rank) {
   if (l.world() <= 1) return;
-  const double elem = double(dtypeBytes(c.train.dtype));
+  const double elem = double(dtype_bytes(c.train.dtype));
   // Split experts' gradients come back through the all-to-all; everything else is averaged.
   const bool split = c.parallel.expert_parallel;
   const double replicated = split ? rank.parameters.dense : whole.parameters.total();
@@ -202,7 +202,7 @@ void countGradientAllReduce(const RunConfig& c, const Layout& l, StepCounts& s,
 
 }  // namespace
 
-PhaseWork backwardOf(const PhaseWork& f) {
+PhaseWork backward_of(const PhaseWork& f) {
   PhaseWork b = f;
   b.backward = true;
   b.flops = 2 * f.flops;
@@ -211,7 +211,7 @@ PhaseWork backwardOf(const PhaseWork& f) {
   return b;
 }
 
-Layout configLayout(const RunConfig& c) {
+Layout config_layout(const RunConfig& c) {
   Layout l;
   l.nodes = c.parallel.nodes;
   l.nproc_per_node = c.parallel.nproc;
@@ -220,7 +220,7 @@ Layout configLayout(const RunConfig& c) {
   return l;
 }
 
-RunConfig withLayout(RunConfig c, const Layout& l) {
+RunConfig with_layout(RunConfig c, const Layout& l) {
   c.parallel.nodes = l.nodes;
   c.parallel.nproc = l.nproc_per_node;
   c.parallel.adaptive_r = l.r;
@@ -228,23 +228,23 @@ RunConfig withLayout(RunConfig c, const Layout& l) {
   return c;
 }
 
-StepCounts countStep(const RunConfig& config, const Layout& layout) {
-  checkLayout(config, layout);
-  const RunConfig c = withLayout(config, layout);
+StepCounts count_step(const RunConfig& config, const Layout& layout) {
+  check_layout(config, layout);
+  const RunConfig c = with_layout(config, layout);
   const ConfigEstimates whole = estimate(c);
-  const Placement p = placementOf(c, layout);
+  const Placement p = placement_of(c, layout);
   StepCounts s;
   s.layout = layout;
   s.tokens_per_step = whole.tokens_per_step;
   s.model_flops = whole.flops.total();
   const double samples = double(c.train.batch_size / layout.world());
   const double tokens = samples * double(whole.tokens_per_sample);
-  s.capacity_slots = rankSlots(c, layout, p, int64_t(tokens));
+  s.capacity_slots = rank_slots(c, layout, p, int64_t(tokens));
   const double layers = double(whole.moe_layers);
-  countMoeCompute(c, layout, p, s, layers, tokens);
-  countMoeCommunication(c, layout, p, s, layers, tokens);
-  countDense(c, s, samples, tokens);
-  countBackward(c, s);
+  count_moe_compute(c, layout, p, s, layers, tokens);
+  count_moe_communication(c, layout, p, s, layers, tokens);
+  count_dense(c, s, samples, tokens);
+  count_backward(c, s);
   // Everything above is one micro-batch: grad_accum of them make the step.
   const double micro = double(c.train.grad_accum);
   std::vector<PhaseWork*> works{&s.gate,  &s.dispatch,  &s.experts,  &s.combine,
@@ -255,13 +255,13 @@ StepCounts countStep(const RunConfig& config, const Layout& layout) {
        {&s.a2a_forward, &s.a2a_backward, &s.routing, &s.gather_forward, &s.gather_backward}) {
     x->bytes *= micro, x->inter_node_bytes *= micro, x->calls *= micro;
   }
-  countOptimizer(c, s, whole.rank);
-  countGradientAllReduce(c, layout, s, whole, whole.rank);
+  count_optimizer(c, s, whole.rank);
+  count_gradient_all_reduce(c, layout, s, whole, whole.rank);
   s.memory = whole.rank.memory;
   const double expert_share = double(p.local_experts) / double(c.moe.experts) / double(p.shards);
-  const double state_elem = c.train.dtype == "bfloat16" ? 4.0 : double(dtypeBytes(c.train.dtype));
-  s.transient = kTransientTensors * largestParameterTensor(c, expert_share) * state_elem;
-  s.buffers = bufferBytes(c, layout.r, p.split, p.shards, double(s.capacity_slots));
+  const double state_elem = c.train.dtype == "bfloat16" ? 4.0 : double(dtype_bytes(c.train.dtype));
+  s.transient = kTransientTensors * largest_parameter_tensor(c, expert_share) * state_elem;
+  s.buffers = buffer_bytes(c, layout.r, p.split, p.shards, double(s.capacity_slots));
   return s;
 }
 

@@ -16,7 +16,7 @@ struct RankDevice {
     double t = w.ops * profile.device.op_overhead_s;
     if (w.flops > 0) {
       const GemmQuery q{w.m, w.k, w.n, w.batch, int64_t(share), w.backward, w.expert_ffn};
-      t += w.flops / profile.gemmRate(q, dtype);
+      t += w.flops / profile.gemm_rate(q, dtype);
     }
     if (w.bytes > 0) t += w.bytes / profile.device.memory_bandwidth;
     return t * share;
@@ -32,7 +32,7 @@ struct Links {
   const LinkProfile& slowest() const { return nodes > 1 ? inter : intra; }
 
   // An all-to-all: latency per call, then the intra- and inter-node parts in parallel.
-  double allToAll(const Collective& c) const {
+  double all_to_all(const Collective& c) const {
     if (c.calls <= 0) return 0;
     const double intra_bytes = c.bytes - c.inter_node_bytes;
     return c.calls * slowest().all_to_all_latency_s +
@@ -42,7 +42,7 @@ struct Links {
 
   // A ring all-reduce of c.bytes; over several nodes hierarchical: reduce-scatter within the
   // node, all-reduce of the node's 1/per_node share between nodes, all-gather within the node.
-  double allReduce(const Collective& c) const {
+  double all_reduce(const Collective& c) const {
     if (c.calls <= 0 || world <= 1) return 0;
     const double latency = c.calls * slowest().all_reduce_latency_s;
     const double p = double(per_node), k = double(nodes);
@@ -61,8 +61,8 @@ double overlapped(double a2a, double experts, int64_t degree) {
 
 }  // namespace
 
-StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
-                           const std::string& dtype) {
+StepPrediction predict_step(const StepCounts& s, const HardwareProfile& profile,
+                            const std::string& dtype) {
   StepPrediction out;
   out.counts = s;
   const Layout& l = s.layout;
@@ -70,11 +70,11 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
       std::max<int64_t>(1, (l.nproc_per_node + profile.device.devices_per_node - 1) /
                                profile.device.devices_per_node);
   const RankDevice device{profile, dtype, double(out.ranks_per_device)};
-  const Links links{profile.intraNode(l.nproc_per_node), profile.inter_node, l.nodes,
+  const Links links{profile.intra_node_for(l.nproc_per_node), profile.inter_node, l.nodes,
                     l.nproc_per_node, l.world()};
 
   auto& ms = out.phases_ms;
-  const double routing = 1e3 * links.allToAll(s.routing);
+  const double routing = 1e3 * links.all_to_all(s.routing);
   ms["gate"] = 1e3 * device.seconds(s.gate) + routing;
   ms["dispatch"] = 1e3 * device.seconds(s.dispatch);
   ms["combine"] = 1e3 * device.seconds(s.combine);
@@ -82,12 +82,12 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   ms["optimizer"] = 1e3 * device.seconds(s.optimizer);
   const double experts_fwd = 1e3 * device.seconds(s.experts);
   const double experts_bwd = 1e3 * device.seconds(s.experts_backward);
-  const double a2a_fwd = 1e3 * links.allToAll(s.a2a_forward);
-  const double a2a_bwd = 1e3 * links.allToAll(s.a2a_backward);
+  const double a2a_fwd = 1e3 * links.all_to_all(s.a2a_forward);
+  const double a2a_bwd = 1e3 * links.all_to_all(s.a2a_backward);
   // An all-gather's bytes (what arrives) go at the all-to-all's figures: every rank exchanges with
   // every other, as in an all-to-all (on loopback Gloo the two run alike, far below all-reduce).
-  const double gather_fwd = 1e3 * links.allToAll(s.gather_forward);
-  const double gather_bwd = 1e3 * links.allReduce(s.gather_backward);
+  const double gather_fwd = 1e3 * links.all_to_all(s.gather_forward);
+  const double gather_bwd = 1e3 * links.all_reduce(s.gather_backward);
   double rest_bwd = 0;  // each forward phase's backward at its own shape
   for (const PhaseWork& b : s.backward_parts) rest_bwd += 1e3 * device.seconds(b);
 
@@ -100,7 +100,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
 
   // Gradient buckets that fill during backward start at once and hide behind it; the last one
   // cannot (core/engine/train/gradient_sync.h), so one bucket hides nothing.
-  const double allreduce = 1e3 * links.allReduce(s.allreduce);
+  const double allreduce = 1e3 * links.all_reduce(s.allreduce);
   const double buckets = std::max(1.0, s.gradient_buckets);
   const double hidden = buckets > 1 ? profile.allreduce_overlap * rest_bwd : 0.0;
   ms["allreduce"] = std::max(allreduce / buckets, allreduce - hidden);
@@ -111,7 +111,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
   for (const auto& [name, v] : ms) out.step_ms += v;
   out.compute_ms = out.step_ms - out.a2a_ms - out.allreduce_ms;
   out.tokens_per_s = out.step_ms > 0 ? s.tokens_per_step / (out.step_ms / 1e3) : 0;
-  out.memory_bytes = s.memoryBytes() + profile.device.runtime_bytes;
+  out.memory_bytes = s.memory_bytes() + profile.device.runtime_bytes;
   // Ranks sharing a device share its memory too.
   out.fits = out.memory_bytes * double(out.ranks_per_device) <= profile.device.memory_bytes;
   return out;
@@ -119,7 +119,7 @@ StepPrediction predictStep(const StepCounts& s, const HardwareProfile& profile,
 
 StepPrediction predict(const protocol::RunConfig& config, const Layout& layout,
                        const HardwareProfile& profile) {
-  return predictStep(countStep(config, layout), profile, config.train.dtype);
+  return predict_step(count_step(config, layout), profile, config.train.dtype);
 }
 
 }  // namespace moe::plan

@@ -1,5 +1,5 @@
 // moe-train bench --calibrate end to end: the profile it writes is read back with the planner's
-// own parser (moe::plan::parseProfile), every figure plausible for a real machine; bad arguments
+// own parser (moe::plan::parse_profile), every figure plausible for a real machine; bad arguments
 // exit 2 naming what is wrong, and failing collective ranks exit 1 with their output's tail.
 #include <gtest/gtest.h>
 
@@ -33,7 +33,7 @@ TEST(CalibrateCommand, QuickCalibrationWritesAProfileThePlannerReads) {
 
   const std::string text = read_file(path);
   EXPECT_NE(text.find("no datasheet peak"), std::string::npos) << text;
-  const plan::HardwareProfile p = plan::parseProfile(text, path);
+  const plan::HardwareProfile p = plan::parse_profile(text, path);
   EXPECT_EQ(p.name.rfind("this machine (", 0), 0u) << p.name;
   EXPECT_FALSE(p.device.name.empty());
   EXPECT_EQ(p.device.devices_per_node, 1);  // a CPU build: every local rank shares the CPU
@@ -56,9 +56,9 @@ TEST(CalibrateCommand, QuickCalibrationWritesAProfileThePlannerReads) {
   // The shapes the planner looks up for the default config, on one rank and on two.
   const protocol::RunConfig config;
   for (int64_t ranks : {1, 2}) {
-    plan::Layout layout = plan::configLayout(config);
+    plan::Layout layout = plan::config_layout(config);
     layout.nproc_per_node = ranks;
-    const auto counts = plan::countStep(config, layout);
+    const auto counts = plan::count_step(config, layout);
     EXPECT_TRUE(has_rate(p.device, counts.experts)) << ranks << " ranks";
     EXPECT_TRUE(has_rate(p.device, counts.gate)) << ranks << " ranks";
   }

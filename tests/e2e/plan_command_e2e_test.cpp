@@ -40,8 +40,8 @@ TEST(PlanCommand, OneLayoutListsEveryRAndTheBest) {
   }
   // The command's figures are the library's.
   const auto c = protocol::config_from_json(json::parse(kConfig));
-  const auto layouts = plan::layoutsFor(c, 1, 8, plan::loadProfile("h100-sxm"));
-  const auto best = plan::bestOf(layouts);
+  const auto layouts = plan::layouts_for(c, 1, 8, plan::load_profile("h100-sxm"));
+  const auto best = plan::best_of(layouts);
   EXPECT_EQ(plan["best"]["r"], best->layout.r);
   EXPECT_DOUBLE_EQ(plan["best"]["step_ms"].get<double>(), best->prediction.step_ms);
   EXPECT_GT(plan["layouts"][1]["a2a_bytes_per_step"].get<double>(), 0);  // r = 1 sends tokens

@@ -43,7 +43,7 @@ double run_peak_bytes(const std::string& config, const std::string& run_dir) {
 
 double predicted_bytes(const std::string& config_text, const plan::Layout& layout,
                        double runtime_bytes) {
-  plan::HardwareProfile profile = plan::loadProfile("h100-sxm");  // only memory is compared
+  plan::HardwareProfile profile = plan::load_profile("h100-sxm");  // only memory is compared
   profile.device.runtime_bytes = runtime_bytes;
   return plan::predict(protocol::config_from_json(json::parse(config_text)), layout, profile)
       .memory_bytes;

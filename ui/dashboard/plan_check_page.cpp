@@ -54,7 +54,7 @@ QLabel* addFigure(QGridLayout* grid, int column, const QString& caption, const Q
 // Whether `choice` names a shipped device profile (all of them GPUs), with or without +NETWORK.
 bool isShippedProfile(const QString& choice) {
   const std::string device = choice.section('+', 0, 0).toStdString();
-  const std::vector<std::string> shipped = plan::shippedProfileNames();
+  const std::vector<std::string> shipped = plan::shipped_profile_names();
   return std::find(shipped.begin(), shipped.end(), device) != shipped.end();
 }
 

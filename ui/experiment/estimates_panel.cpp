@@ -126,7 +126,7 @@ ScalingView* EstimatesPanel::showScaling() {
   view->resize(900, 860);
   auto follow = [this, view] {
     view->setWindowTitle(tr("Scaling — %1").arg(document_->displayName()));
-    if (canEstimate(document_->config())) view->setConfig(document_->config());
+    if (can_estimate(document_->config())) view->setConfig(document_->config());
   };
   connect(document_, &ExperimentDocument::contentChanged, view, follow);
   follow();
@@ -152,9 +152,9 @@ void EstimatesPanel::showPrediction(const protocol::RunConfig& c) {
   StepPrediction p;
   QString note;
   try {
-    const Layout layout = configLayout(c);
+    const Layout layout = config_layout(c);
     if (c.parallel.adaptive_r == protocol::kAdaptiveRAuto) {
-      const auto best = bestOf(layoutsFor(c, layout.nodes, layout.nproc_per_node, *profile));
+      const auto best = best_of(layouts_for(c, layout.nodes, layout.nproc_per_node, *profile));
       if (!best) throw std::invalid_argument("no r suits this layout");
       p = best->prediction;
       note = tr("auto → r=%1").arg(best->layout.r);
@@ -266,7 +266,7 @@ void EstimatesPanel::set(const QString& row, const QString& text, const QString&
 
 void EstimatesPanel::refresh() {
   const protocol::RunConfig& c = document_->config();
-  if (!canEstimate(c)) {
+  if (!can_estimate(c)) {
     for (QLabel* label : values_) label->setText("—");
     return;  // the rank rows keep their visibility: a typo should not make the panel jump
   }

@@ -25,7 +25,7 @@ using LoadResult = std::variant<plan::HardwareProfile, QString>;
 
 LoadResult loadChoice(const QString& choice) {
   try {
-    return plan::loadProfile(choice.toStdString());
+    return plan::load_profile(choice.toStdString());
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
@@ -54,10 +54,10 @@ QString PlannerProfileChoice::currentChoice() {
 
 QList<PlannerProfileOption> PlannerProfileChoice::availableProfiles() {
   QList<PlannerProfileOption> options;
-  for (const std::string& name : plan::shippedProfileNames()) {
+  for (const std::string& name : plan::shipped_profile_names()) {
     PlannerProfileOption option{QString::fromStdString(name), QString::fromStdString(name), {}};
     try {
-      const plan::HardwareProfile profile = plan::loadProfile(name);
+      const plan::HardwareProfile profile = plan::load_profile(name);
       option.tooltip = QString::fromStdString(profile.description);
       option.label = QStringLiteral("%1 — %2").arg(option.choice, option.tooltip);
     } catch (const std::exception& e) {

@@ -2,7 +2,7 @@
 // estimates, the Scaling view, the dashboard's predicted step): one choice for the whole app.
 //
 // The choice is a string kept in QSettings under kSettingsKey ("planner/profile"):
-//   - a shipped profile's name ("h100-sxm"; plan::shippedProfileNames()),
+//   - a shipped profile's name ("h100-sxm"; plan::shipped_profile_names()),
 //   - NAME+NETWORK, the device with another inter-node link ("h100-sxm+ib-hdr"),
 //   - or the path of a measured profile (`moe-train bench --calibrate --json FILE`).
 // Without a stored choice: thisMachinePath() when that file exists, else "h100-sxm".

@@ -13,7 +13,7 @@
 namespace moe::ui {
 namespace {
 
-// plan::layoutJson's scalar fields, in the order `moe-train plan` prints them.
+// plan::layout_json's scalar fields, in the order `moe-train plan` prints them.
 const char* const kFields[] = {"nodes",
                                "nproc_per_node",
                                "r",
@@ -46,7 +46,7 @@ std::vector<ScalingPoint> scalingPoints(const std::vector<plan::LayoutPrediction
     by_world[layout.layout.world()].push_back(layout);
   std::vector<ScalingPoint> points;
   for (auto& [world, layouts] : by_world) {
-    const auto best = plan::bestOf(layouts);
+    const auto best = plan::best_of(layouts);
     if (!best) continue;
     points.push_back({world, *best, std::move(layouts)});
   }
@@ -68,7 +68,7 @@ QString scalingCsv(const std::vector<plan::LayoutPrediction>& table) {
 
   for (const ScalingPoint& point : scalingPoints(table)) {
     for (const plan::LayoutPrediction& layout : point.layouts) {
-      const nlohmann::json json = plan::layoutJson(layout);
+      const nlohmann::json json = plan::layout_json(layout);
       QStringList row{QString::number(point.world)};
       for (const char* field : kFields) {
         row << (json.contains(field) ? csvValue(json[field]) : QString());

@@ -1,6 +1,6 @@
-// The Scaling view's data: plan::scalingTable's layouts grouped by world size with the best of
-// each (plan::bestOf), and their CSV: one row per size and r with the fields of
-// `moe-train plan --json` (plan::layoutJson), the phases as phase_<name>_ms columns.
+// The Scaling view's data: plan::scaling_table's layouts grouped by world size with the best of
+// each (plan::best_of), and their CSV: one row per size and r with the fields of
+// `moe-train plan --json` (plan::layout_json), the phases as phase_<name>_ms columns.
 #pragma once
 
 #include <QString>

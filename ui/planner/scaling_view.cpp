@@ -178,11 +178,11 @@ void ScalingView::recompute() {
   QString problem;
   if (!config_) {
     problem = tr("No experiment to plan.");
-  } else if (!plan::canEstimate(*config_)) {
+  } else if (!plan::can_estimate(*config_)) {
     problem = tr("The experiment has problems to fix before it can be planned.");
   } else if (profile_) {
     try {
-      table_ = plan::scalingTable(*config_, *profile_, kMaxRanks);
+      table_ = plan::scaling_table(*config_, *profile_, kMaxRanks);
     } catch (const std::exception& e) {
       problem = QString::fromStdString(e.what());
     }

@@ -83,7 +83,7 @@ std::vector<std::pair<std::string, double>> phaseShares(
 RunLayout runLayout(const protocol::RunConfig& config, int64_t world_size,
                     const std::vector<protocol::AdaptiveREvent>& decisions) {
   RunLayout out;
-  out.layout = plan::configLayout(config);
+  out.layout = plan::config_layout(config);
   const int64_t world = std::max<int64_t>(world_size, 1);
   if (world % out.layout.nodes == 0) {
     out.layout.nproc_per_node = world / out.layout.nodes;

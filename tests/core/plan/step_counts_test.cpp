@@ -28,7 +28,7 @@ protocol::RunConfig tiny() {
 }
 
 TEST(PlanCounts, OneRank) {
-  const StepCounts s = countStep(tiny(), Layout{});
+  const StepCounts s = count_step(tiny(), Layout{});
   // N = 8, ceil(N / E) = 2, C = k floor(f 2) = 4.
   EXPECT_EQ(s.capacity_slots, 4);
   EXPECT_DOUBLE_EQ(s.tokens_per_step, 8);
@@ -56,14 +56,14 @@ TEST(PlanCounts, OneRank) {
 TEST(PlanCounts, GradAccumMultipliesTheMicroBatchesOnly) {
   protocol::RunConfig c = tiny();
   c.train.grad_accum = 3;
-  const StepCounts one = countStep(tiny(), Layout{}), three = countStep(c, Layout{});
+  const StepCounts one = count_step(tiny(), Layout{}), three = count_step(c, Layout{});
   EXPECT_DOUBLE_EQ(three.experts.flops, 3 * one.experts.flops);
   EXPECT_DOUBLE_EQ(three.optimizer.bytes, one.optimizer.bytes);
   EXPECT_DOUBLE_EQ(three.tokens_per_step, 3 * one.tokens_per_step);
 }
 
 TEST(PlanCounts, TwoRanksExpertParallel) {
-  const StepCounts s = countStep(tiny(), Layout{1, 2, 1, 1});
+  const StepCounts s = count_step(tiny(), Layout{1, 2, 1, 1});
   // Each rank routes 4 tokens: Cs = k floor(ceil(4 / 4)) = 2.
   EXPECT_EQ(s.capacity_slots, 2);
   // Dispatch and combine each send (W-1)/W of [E, Cs, M] floats: 2 x 1/2 x 4 x 2 x 8 x 4 = 256.
@@ -94,7 +94,7 @@ TEST(PlanCounts, LayersAfterOthersPassGradientsBackThroughEverything) {
   c.model.layers = 1;
   c.model.heads = 2;
   c.model.vocab = 16;
-  const StepCounts one = countStep(c, Layout{}), two = countStep(c, Layout{1, 2, 1, 1});
+  const StepCounts one = count_step(c, Layout{}), two = count_step(c, Layout{1, 2, 1, 1});
   EXPECT_DOUBLE_EQ(one.experts_backward.flops, 2 * one.experts.flops);
   EXPECT_EQ(one.backward_parts.size(), 5u);  // gate, dispatch, combine, other, attention
   EXPECT_DOUBLE_EQ(one.backward_parts[0].flops, 2 * one.gate.flops);
@@ -103,13 +103,13 @@ TEST(PlanCounts, LayersAfterOthersPassGradientsBackThroughEverything) {
 }
 
 TEST(PlanCounts, TwoNodesSendEverythingBetweenNodes) {
-  const StepCounts s = countStep(tiny(), Layout{2, 1, 1, 1});
+  const StepCounts s = count_step(tiny(), Layout{2, 1, 1, 1});
   EXPECT_DOUBLE_EQ(s.a2a_forward.inter_node_bytes, s.a2a_forward.bytes);
   EXPECT_DOUBLE_EQ(s.allreduce.inter_node_bytes, s.allreduce.bytes);
 }
 
 TEST(PlanCounts, ROfZeroGathersTheExperts) {
-  const StepCounts s = countStep(tiny(), Layout{1, 2, 0, 1});
+  const StepCounts s = count_step(tiny(), Layout{1, 2, 0, 1});
   EXPECT_DOUBLE_EQ(s.a2a_forward.bytes, 0);  // no tokens travel
   EXPECT_DOUBLE_EQ(s.a2a_backward.bytes, 0);
   EXPECT_DOUBLE_EQ(s.routing.bytes, 32);
@@ -124,8 +124,8 @@ TEST(PlanCounts, ShardedExpertsTradeTokensForWeights) {
   protocol::RunConfig c = tiny();
   c.moe.experts = 2;
   c.train.batch_size = 4;  // one sample of 4 tokens per rank on 4 ranks: s = W / E = 2
-  const StepCounts r1 = countStep(c, Layout{1, 4, 1, 1});
-  const StepCounts r2 = countStep(c, Layout{1, 4, 2, 1});
+  const StepCounts r1 = count_step(c, Layout{1, 4, 1, 1});
+  const StepCounts r2 = count_step(c, Layout{1, 4, 2, 1});
   // Cs = k floor(ceil(4 / 2)) = 4 (already a multiple of s / r = 2).
   EXPECT_EQ(r1.capacity_slots, 4);
   EXPECT_EQ(r2.capacity_slots, 4);
@@ -143,15 +143,15 @@ TEST(PlanCounts, ShardedExpertsTradeTokensForWeights) {
 TEST(PlanCounts, OverlapSplitsTheAllToAllCalls) {
   protocol::RunConfig c = tiny();
   c.train.batch_size = 4;  // 8 tokens per rank: Cs = 4, a multiple of the overlap degree 2
-  const StepCounts s = countStep(c, Layout{1, 2, 1, 2});
+  const StepCounts s = count_step(c, Layout{1, 2, 1, 2});
   EXPECT_EQ(s.capacity_slots, 4);
   EXPECT_DOUBLE_EQ(s.a2a_forward.calls, 2 * 2);
 }
 
 TEST(PlanCounts, RefusesLayoutsTheEngineRefuses) {
-  EXPECT_THROW(countStep(tiny(), Layout{1, 3, 1, 1}), std::invalid_argument);  // E = 4, W = 3
-  EXPECT_THROW(countStep(tiny(), Layout{1, 2, 2, 1}), std::invalid_argument);  // r = 2, s = 1
-  EXPECT_THROW(countStep(tiny(), Layout{1, 0, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(count_step(tiny(), Layout{1, 3, 1, 1}), std::invalid_argument);  // E = 4, W = 3
+  EXPECT_THROW(count_step(tiny(), Layout{1, 2, 2, 1}), std::invalid_argument);  // r = 2, s = 1
+  EXPECT_THROW(count_step(tiny(), Layout{1, 0, 1, 1}), std::invalid_argument);
 }
 
 }  // namespace

@@ -33,12 +33,12 @@ StepCounts counts(const Layout& l) {
   s.gate = {1e6, 1e6, 10};           // 1 ms + 1 ms + 10 us
   s.experts = {4e6, 0, 0};           // 4 ms
   s.experts_backward = {8e6, 0, 0};  // 8 ms
-  s.backward_parts = {backwardOf(s.gate)};
+  s.backward_parts = {backward_of(s.gate)};
   return s;
 }
 
 TEST(PlanTime, ComputeAtTheDeviceRates) {
-  const StepPrediction p = predictStep(counts(Layout{}), roundProfile(), "float32");
+  const StepPrediction p = predict_step(counts(Layout{}), roundProfile(), "float32");
   EXPECT_NEAR(p.phases_ms.at("gate"), 2.01, 1e-9);
   EXPECT_NEAR(p.phases_ms.at("experts"), 4, 1e-9);
   // The experts' 8 ms, and the gate's backward: twice its FLOPs, 1.5 x its bytes and ops.
@@ -50,7 +50,7 @@ TEST(PlanTime, ComputeAtTheDeviceRates) {
 }
 
 TEST(PlanTime, RanksBeyondTheDevicesShareThem) {
-  const StepPrediction p = predictStep(counts(Layout{1, 4, 1, 1}), roundProfile(), "float32");
+  const StepPrediction p = predict_step(counts(Layout{1, 4, 1, 1}), roundProfile(), "float32");
   EXPECT_EQ(p.ranks_per_device, 2);
   EXPECT_NEAR(p.phases_ms.at("experts"), 8, 1e-9);
 }
@@ -58,26 +58,26 @@ TEST(PlanTime, RanksBeyondTheDevicesShareThem) {
 TEST(PlanTime, AllToAllIsLatencyPlusBytesOverTheSlowerLink) {
   StepCounts s = counts(Layout{1, 2, 1, 1});
   s.a2a_forward = {1e6, 0, 2};  // 2 x 1 us + 1 ms within the node
-  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").a2a_ms, 1.002, 1e-9);
+  EXPECT_NEAR(predict_step(s, roundProfile(), "float32").a2a_ms, 1.002, 1e-9);
   s = counts(Layout{2, 2, 1, 1});
   s.a2a_forward = {1e6, 0.5e6, 2};  // 2 x 10 us + max(0.5 ms intra, 5 ms inter)
-  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").a2a_ms, 5.02, 1e-9);
+  EXPECT_NEAR(predict_step(s, roundProfile(), "float32").a2a_ms, 5.02, 1e-9);
 }
 
 TEST(PlanTime, AllReduceIsARingWithinANodeAndHierarchicalAcross) {
   StepCounts s = counts(Layout{1, 2, 1, 1});
   s.allreduce = {1e6, 0, 1};  // 2 us + 2 (2-1)/2 x 1 MB / 1 GB/s
-  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").allreduce_ms, 1.002, 1e-9);
+  EXPECT_NEAR(predict_step(s, roundProfile(), "float32").allreduce_ms, 1.002, 1e-9);
   s = counts(Layout{4, 2, 1, 1});
   // 20 us + 2 (1/2) 1 MB / 1 GB/s within + 2 (3/4) (1 MB / 2) / 100 MB/s between nodes.
   s.allreduce = {1e6, 1e6, 1};
-  EXPECT_NEAR(predictStep(s, roundProfile(), "float32").allreduce_ms, 0.02 + 1 + 7.5, 1e-9);
+  EXPECT_NEAR(predict_step(s, roundProfile(), "float32").allreduce_ms, 0.02 + 1 + 7.5, 1e-9);
 }
 
 TEST(PlanTime, OverlapHidesTheShorterOfAllToAllAndExperts) {
   StepCounts s = counts(Layout{1, 2, 1, 4});
   s.a2a_forward = {2e6, 0, 1};  // 2.001 ms against the experts' 4 ms: a quarter of it stays
-  const StepPrediction p = predictStep(s, roundProfile(), "float32");
+  const StepPrediction p = predict_step(s, roundProfile(), "float32");
   EXPECT_NEAR(p.phases_ms.at("a2a"), 2.001 / 4, 1e-9);
   EXPECT_NEAR(p.phases_ms.at("experts"), 4, 1e-9);
 }
@@ -85,7 +85,7 @@ TEST(PlanTime, OverlapHidesTheShorterOfAllToAllAndExperts) {
 TEST(PlanTime, MemoryBeyondTheDeviceDoesNotFit) {
   StepCounts s = counts(Layout{});
   s.memory.weights = 2e9;
-  const StepPrediction p = predictStep(s, roundProfile(), "float32");
+  const StepPrediction p = predict_step(s, roundProfile(), "float32");
   EXPECT_DOUBLE_EQ(p.memory_bytes, 2e9 + 1e6);
   EXPECT_FALSE(p.fits);
 }
@@ -94,16 +94,16 @@ TEST(PlanTime, MeasuredGemmRatesWinOverThePeak) {
   HardwareProfile p = roundProfile();
   p.device.gemm_rates = {{1024, 1024, 1024, 1, 1, "float32", 4e9},
                          {16, 16, 16, 1, 1, "float32", 1e8}};
-  EXPECT_DOUBLE_EQ(p.gemmRate(2048, 1024, 1024, "float32"), 4e9);
-  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float32"), 1e8);
-  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "float16"), 1e8);  // float16 runs as float32
+  EXPECT_DOUBLE_EQ(p.gemm_rate(2048, 1024, 1024, "float32"), 4e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(8, 32, 16, "float32"), 1e8);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(8, 32, 16, "float16"), 1e8);  // float16 runs as float32
   // Measured with half the threads, for two ranks sharing the device: preferred for two ranks,
   // and the device's rate is twice what one such process does.
   p.device.gemm_rates.push_back({1024, 1024, 1024, 1, 2, "float32", 3e9});
-  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 2), 6e9);
-  EXPECT_DOUBLE_EQ(p.gemmRate(1024, 1024, 1024, "float32", 1, 1), 4e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(1024, 1024, 1024, "float32", 1, 2), 6e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(1024, 1024, 1024, "float32", 1, 1), 4e9);
   // No bfloat16 peak and none measured: the float32 figures stand in.
-  EXPECT_DOUBLE_EQ(p.gemmRate(8, 32, 16, "bfloat16"), 1e8);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(8, 32, 16, "bfloat16"), 1e8);
 }
 
 TEST(PlanTime, BackwardGemmsTakeTheirOwnMeasuredRate) {
@@ -112,18 +112,18 @@ TEST(PlanTime, BackwardGemmsTakeTheirOwnMeasuredRate) {
                          {16, 16, 16, 1, 1, "float32", 1e8}};
   GemmQuery q{1024, 1024, 1024};
   q.backward = true;
-  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 5e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(q, "float32"), 5e9);
   q.backward = false;
-  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(q, "float32"), 4e9);
   // An entry without a backward figure: backward runs at the forward rate.
-  EXPECT_DOUBLE_EQ(p.gemmRate(GemmQuery{16, 16, 16, 1, 1, true}, "float32"), 1e8);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(GemmQuery{16, 16, 16, 1, 1, true}, "float32"), 1e8);
   // A phase's backward (2x its FLOPs) is priced at the backward rate of its forward shape.
   const PhaseWork forward{1e9, 0, 0, 1024, 1024, 1024, 1};
   StepCounts s;
   s.tokens_per_step = 1000;
-  s.experts = forward, s.experts_backward = backwardOf(forward);
+  s.experts = forward, s.experts_backward = backward_of(forward);
   EXPECT_TRUE(s.experts_backward.backward);
-  const StepPrediction at = predictStep(s, p, "float32");
+  const StepPrediction at = predict_step(s, p, "float32");
   EXPECT_NEAR(at.phases_ms.at("experts"), 250, 1e-9);   // 1 GFLOP at 4 GFLOP/s
   EXPECT_NEAR(at.phases_ms.at("backward"), 400, 1e-9);  // 2 GFLOP at 5 GFLOP/s
 }
@@ -134,12 +134,12 @@ TEST(PlanTime, ExpertsTakeTheExpertFfnEntriesFirst) {
   ffn.expert_ffn = true;
   p.device.gemm_rates = {{512, 512, 2048, 8, 1, "float32", 4e9}, ffn};
   GemmQuery q{512, 512, 2048, 8};
-  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);  // a plain GEMM: the plain entry
+  EXPECT_DOUBLE_EQ(p.gemm_rate(q, "float32"), 4e9);  // a plain GEMM: the plain entry
   q.expert_ffn = true;
-  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 3e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(q, "float32"), 3e9);
   // Only the other kind measured: it stands in rather than the peak.
   p.device.gemm_rates = {{512, 512, 2048, 8, 1, "float32", 4e9}};
-  EXPECT_DOUBLE_EQ(p.gemmRate(q, "float32"), 4e9);
+  EXPECT_DOUBLE_EQ(p.gemm_rate(q, "float32"), 4e9);
 }
 
 }  // namespace

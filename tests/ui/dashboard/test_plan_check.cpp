@@ -174,7 +174,7 @@ class TestPlanCheck : public QObject {
     }
 
     const plan::StepPrediction expected =
-        expectedPrediction(run, plan::loadProfile(profile_name.toStdString()));
+        expectedPrediction(run, plan::load_profile(profile_name.toStdString()));
     QCOMPARE(r.profile, profile_name);
     QVERIFY(r.predicted);
     QCOMPARE(r.predicted->step_ms, expected.step_ms);
@@ -319,7 +319,7 @@ class TestPlanCheck : public QObject {
     QCOMPARE(measured->allreduce_ms, median(slowest->second.allreduce));
 
     // The table: predicted beside measured, per part of the step.
-    const plan::StepPrediction expected = expectedPrediction(run, plan::loadProfile("a100-sxm"));
+    const plan::StepPrediction expected = expectedPrediction(run, plan::load_profile("a100-sxm"));
     QTableWidget* table = page->ranksTable();
     QVERIFY(table->isVisibleTo(page));
     const double predicted[4] = {expected.step_ms, expected.compute_ms, expected.a2a_ms,

@@ -28,17 +28,17 @@ class TestConfigEstimates : public QObject {
  private slots:
   void helloworldParameters() {
     RunConfig c = helloworld();
-    ParameterEstimate p = estimateParameters(c);
+    ParameterEstimate p = estimate_parameters(c);
     QCOMPARE(p.experts, 2.0 * 4 * 8 * 16 + 4 * 8 + 4 * 16);  // fc1, fc2, both biases
     QCOMPARE(p.dense, 4.0 * 16);                             // wg [E, M]
     c.moe.fc1_bias = false;
     c.moe.gate = "cosine";
     c.moe.cosine_proj_dim = 8;
-    p = estimateParameters(c);
+    p = estimate_parameters(c);
     QCOMPARE(p.experts, 2.0 * 4 * 8 * 16 + 4 * 16);
     QCOMPARE(p.dense, 8.0 * 16 + 8 + 8 * 4 + 1);  // projector + bias, sim_matrix, temperature
     c.model.layers = 5;  // helloworld is one MoE layer whatever layers says
-    QCOMPARE(estimateParameters(c).experts, p.experts);
+    QCOMPARE(estimate_parameters(c).experts, p.experts);
   }
 
   void lmParameters() {
@@ -51,14 +51,14 @@ class TestConfigEstimates : public QObject {
     c.moe.experts = 4;
     c.moe.hidden = 32;
     c.moe.every = 2;  // blocks 0 and 2 are MoE, block 1 dense
-    QCOMPARE(moeLayerCount(c), int64_t(2));
-    const ParameterEstimate p = estimateParameters(c);
+    QCOMPARE(moe_layer_count(c), int64_t(2));
+    const ParameterEstimate p = estimate_parameters(c);
     QCOMPARE(p.experts, 2.0 * 8448);
     // tok_emb 8192, pos_emb 512, 3 blocks x (2 norms 128 + qkv 3168 + proj 1056), 2 gates x 128,
     // one dense FFN 2112, final norm 64; the head is tied.
     QCOMPARE(p.dense, 8192.0 + 512 + 3 * 4352 + 256 + 2112 + 64);
     c.model.tie_embeddings = false;
-    QCOMPARE(estimateParameters(c).dense, p.dense + 256 * 32);
+    QCOMPARE(estimate_parameters(c).dense, p.dense + 256 * 32);
   }
 
   void imageParameters() {
@@ -69,15 +69,15 @@ class TestConfigEstimates : public QObject {
     c.moe.experts = 4;
     c.moe.hidden = 16;
     c.data.kind = "synthetic";  // 1x28x28: 7x7 patches
-    QCOMPARE(tokensPerSample(c), int64_t(49));
-    const ParameterEstimate p = estimateParameters(c);
+    QCOMPARE(tokens_per_sample(c), int64_t(49));
+    const ParameterEstimate p = estimate_parameters(c);
     QCOMPARE(p.experts, 2.0 * 2176);
     // conv 8*9+8, patch 16*8*16+16, pos_emb 49*16, 2 norms, 2 gates 4*16, final norm, head
     // 10*49*16+10.
     QCOMPARE(p.dense, 80.0 + 2064 + 784 + 64 + 128 + 32 + 7850);
     c.data.kind = "cifar10";  // 3x32x32: 8x8 patches
-    QCOMPARE(tokensPerSample(c), int64_t(64));
-    QCOMPARE(estimateParameters(c).dense,
+    QCOMPARE(tokens_per_sample(c), int64_t(64));
+    QCOMPARE(estimate_parameters(c).dense,
              (8.0 * 27 + 8) + 2064 + 64 * 16 + 64 + 128 + 32 + (10 * 64 * 16 + 10));
   }
 
@@ -86,32 +86,32 @@ class TestConfigEstimates : public QObject {
     RunConfig c;
     c.model.kind = "helloworld";
     c.moe.capacity_factor = 1.25;
-    CapacityEstimate cap = estimateCapacity(c);
+    CapacityEstimate cap = estimate_capacity(c);
     QCOMPARE(cap.tokens, int64_t(2048));
     QCOMPARE(cap.kind, CapacityEstimate::Kind::kFixed);
     QCOMPARE(cap.count, int64_t(2 * 320));  // k' * floor(1.25 * 256)
     c.moe.capacity_factor = 0;
-    QCOMPARE(estimateCapacity(c).kind, CapacityEstimate::Kind::kDropless);
+    QCOMPARE(estimate_capacity(c).kind, CapacityEstimate::Kind::kDropless);
     c.moe.capacity_factor = -0.5;
-    cap = estimateCapacity(c);
+    cap = estimate_capacity(c);
     QCOMPARE(cap.kind, CapacityEstimate::Kind::kBounded);
     QCOMPARE(cap.count, int64_t(2 * 128));  // the bound k' * floor(0.5 * 256)
     // Uneven: N = 10, E = 3 -> ceil = 4; f = 1.1 -> k' * floor(4.4) = 2 * 4.
-    QCOMPARE(capacitySlots(1.1, 10, 3, 2, 0, 1), int64_t(8));
-    QCOMPARE(capacitySlots(1.1, 10, 3, 2, 0, 3), int64_t(9));  // rounded up to the alignment
-    QCOMPARE(capacitySlots(0, 10, 3, 2, 7, 1), int64_t(7));    // dropless: the max demand
-    QCOMPARE(capacitySlots(-1.1, 10, 3, 2, 5, 1), int64_t(5));
-    QCOMPARE(capacitySlots(-1.1, 10, 3, 2, 50, 1), int64_t(8));
+    QCOMPARE(capacity_slots(1.1, 10, 3, 2, 0, 1), int64_t(8));
+    QCOMPARE(capacity_slots(1.1, 10, 3, 2, 0, 3), int64_t(9));  // rounded up to the alignment
+    QCOMPARE(capacity_slots(0, 10, 3, 2, 7, 1), int64_t(7));    // dropless: the max demand
+    QCOMPARE(capacity_slots(-1.1, 10, 3, 2, 5, 1), int64_t(5));
+    QCOMPARE(capacity_slots(-1.1, 10, 3, 2, 50, 1), int64_t(8));
     // k' = min(k, E).
     c.moe.capacity_factor = 1;
     c.moe.experts = 2;
     c.moe.top_k = 4;
-    QCOMPARE(estimateCapacity(c).top_k, int64_t(2));
+    QCOMPARE(estimate_capacity(c).top_k, int64_t(2));
     // Several processes: each routes its slice of the batch.
     c = RunConfig{};
     c.model.kind = "helloworld";
     c.parallel.nproc = 4;
-    QCOMPARE(estimateCapacity(c).tokens, int64_t(4 * 128));
+    QCOMPARE(estimate_capacity(c).tokens, int64_t(4 * 128));
   }
 
   void flops() {
@@ -128,7 +128,7 @@ class TestConfigEstimates : public QObject {
 
   void memory() {
     RunConfig c = helloworld();
-    const double params = estimateParameters(c).total();
+    const double params = estimate_parameters(c).total();
     MemoryEstimate m = estimate(c).memory;
     QCOMPARE(m.weights, 4 * params);
     QCOMPARE(m.states(), 16 * params);  // weights, grads, AdamW's two moments, float32
@@ -160,7 +160,7 @@ class TestConfigEstimates : public QObject {
     // 4 * (W-1)/W * E * C * M * 4 bytes, two passes per step.
     QCOMPARE(e.capacity.count, int64_t(256));
     const double per_layer = 4 * 3.0 / 4 * 4 * 256 * 16 * 4;
-    QCOMPARE(allToAllBytesPerLayer(c, e.capacity), per_layer);
+    QCOMPARE(all_to_all_bytes_per_layer(c, e.capacity), per_layer);
     QCOMPARE(e.rank.all_to_all_bytes, 2 * per_layer);
     QVERIFY(!e.rank.all_to_all_assumes_r1);
     c.parallel.adaptive_r = moe::protocol::kAdaptiveRAuto;
@@ -202,16 +202,16 @@ class TestConfigEstimates : public QObject {
 
   void cannotEstimateNonsense() {
     RunConfig c;
-    QVERIFY(canEstimate(c));
+    QVERIFY(can_estimate(c));
     c.moe.experts = 0;
-    QVERIFY(!canEstimate(c));
+    QVERIFY(!can_estimate(c));
     c = RunConfig{};
     c.model.kind = "rnn";
-    QVERIFY(!canEstimate(c));
+    QVERIFY(!can_estimate(c));
     c = RunConfig{};
     c.parallel.nodes = 1 << 20;  // beyond the largest world: no overflow, no estimate
     c.parallel.nproc = 1 << 20;
-    QVERIFY(!canEstimate(c));
+    QVERIFY(!can_estimate(c));
   }
 
   void humanUnits() {

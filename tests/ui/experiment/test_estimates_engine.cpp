@@ -84,7 +84,7 @@ class TestEstimatesEngine : public QObject {
     QCOMPARE(start.value("type", ""), std::string("run_start"));
 
     const auto run_config = moe::protocol::config_from_json(json::parse(config.toStdString()));
-    const moe::plan::ParameterEstimate estimate = moe::plan::estimateParameters(run_config);
+    const moe::plan::ParameterEstimate estimate = moe::plan::estimate_parameters(run_config);
     QCOMPARE(int64_t(estimate.experts), start.at("expert_parameters").get<int64_t>());
     QCOMPARE(int64_t(estimate.dense), start.at("dense_parameters").get<int64_t>());
     QCOMPARE(engine.exitCode(), 0);

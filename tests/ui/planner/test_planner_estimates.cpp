@@ -21,7 +21,7 @@
 
 using namespace moe::ui;
 using moe::plan::HardwareProfile;
-using moe::plan::loadProfile;
+using moe::plan::load_profile;
 
 namespace {
 
@@ -70,11 +70,11 @@ class TestPlannerEstimates : public QObject {
 
   void stepAndMemoryAreTheLibrarysPrediction() {
     QCOMPARE(panel_->profileChoice()->choice(), QString("h100-sxm"));
-    const HardwareProfile profile = loadProfile("h100-sxm");
+    const HardwareProfile profile = load_profile("h100-sxm");
     for (int nproc : {4, 2}) {
       document_->setValue("/parallel/nproc", nproc);
       const auto& c = document_->config();
-      const auto p = moe::plan::predict(c, moe::plan::configLayout(c), profile);
+      const auto p = moe::plan::predict(c, moe::plan::config_layout(c), profile);
       QVERIFY(p.step_ms > 0 && p.fits);
       QCOMPARE(panel_->valueText("step"),
                formatStepTime(p.step_ms) + " · " + formatTokensPerSecond(p.tokens_per_s));
@@ -95,9 +95,9 @@ class TestPlannerEstimates : public QObject {
   void autoRTakesTheBestR() {
     document_->setValue("/parallel/adaptive_r", "auto");
     const auto& c = document_->config();
-    const auto layout = moe::plan::configLayout(c);
-    const auto best = moe::plan::bestOf(
-        moe::plan::layoutsFor(c, layout.nodes, layout.nproc_per_node, loadProfile("h100-sxm")));
+    const auto layout = moe::plan::config_layout(c);
+    const auto best = moe::plan::best_of(
+        moe::plan::layouts_for(c, layout.nodes, layout.nproc_per_node, load_profile("h100-sxm")));
     QVERIFY(best.has_value());
     const QString text = panel_->valueText("step");
     QVERIFY2(text.startsWith(formatStepTime(best->prediction.step_ms) + " · " +
@@ -109,11 +109,11 @@ class TestPlannerEstimates : public QObject {
   void aConfigThatDoesNotFitIsRed() {
     panel_->profileChoice()->setChoice("a100-sxm");
     QTRY_VERIFY(panel_->profileChoice()->profile() &&
-                panel_->profileChoice()->profile()->name == loadProfile("a100-sxm").name);
+                panel_->profileChoice()->profile()->name == load_profile("a100-sxm").name);
     document_->reset(hugeExperts());
-    const HardwareProfile a100 = loadProfile("a100-sxm");
+    const HardwareProfile a100 = load_profile("a100-sxm");
     const auto& c = document_->config();
-    const auto p = moe::plan::predict(c, moe::plan::configLayout(c), a100);
+    const auto p = moe::plan::predict(c, moe::plan::config_layout(c), a100);
     QVERIFY(!p.fits);
     const QString memory = panel_->valueText("memory_per_rank");
     const QString warning =
@@ -140,7 +140,7 @@ class TestPlannerEstimates : public QObject {
     QCOMPARE(changed.count(), 1);
     QCOMPARE(other.choice(), QString("h200-sxm+ib-hdr"));
     QCOMPARE(PlannerProfileChoice().choice(), QString("h200-sxm+ib-hdr"));
-    QTRY_VERIFY(other.profile() && other.profile()->name == loadProfile("h200-sxm+ib-hdr").name);
+    QTRY_VERIFY(other.profile() && other.profile()->name == load_profile("h200-sxm+ib-hdr").name);
     // The combo shows it, as an entry of its own (not a shipped name).
     QCOMPARE(panel_->profileCombo()->currentData().toString(), QString("h200-sxm+ib-hdr"));
     panel_->profileChoice()->setChoice("");  // back to the default
@@ -151,19 +151,19 @@ class TestPlannerEstimates : public QObject {
   void thisMachinesFileIsTheDefaultAndListed() {
     const QString path = PlannerProfileChoice::thisMachinePath();
     QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
-    HardwareProfile measured = loadProfile("h200-sxm");
+    HardwareProfile measured = load_profile("h200-sxm");
     measured.name = "this machine";
     measured.device.name = "Test GPU (measured)";
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QByteArray::fromStdString(moe::plan::profileJson(measured)));
+    file.write(QByteArray::fromStdString(moe::plan::profile_json(measured)));
     file.close();
     QCOMPARE(PlannerProfileChoice::currentChoice(), path);
     PlannerProfileCombo combo(panel_->profileChoice());
     QTRY_VERIFY(combo.isFilled());
     QCOMPARE(combo.currentData().toString(), path);
     QCOMPARE(combo.currentText(), QString("This machine (measured)"));
-    for (const std::string& name : moe::plan::shippedProfileNames())
+    for (const std::string& name : moe::plan::shipped_profile_names())
       QVERIFY(combo.findData(QString::fromStdString(name)) >= 0);
     panel_->profileChoice()->load();
     QTRY_VERIFY(panel_->profileChoice()->profile() &&
@@ -184,8 +184,8 @@ class TestPlannerEstimates : public QObject {
     };
     auto expected = [this] {
       std::vector<int64_t> out;
-      for (const auto& p : moe::plan::scalingTable(document_->config(), loadProfile("h100-sxm"),
-                                                   ScalingView::kMaxRanks))
+      for (const auto& p : moe::plan::scaling_table(document_->config(), load_profile("h100-sxm"),
+                                                    ScalingView::kMaxRanks))
         if (out.empty() || out.back() != p.layout.world()) out.push_back(p.layout.world());
       return out;
     };
@@ -209,7 +209,7 @@ class TestPlannerEstimates : public QObject {
     file.close();
     QString expected;
     try {
-      loadProfile(path.toStdString());
+      load_profile(path.toStdString());
     } catch (const std::exception& e) {
       expected = QString::fromStdString(e.what());
     }

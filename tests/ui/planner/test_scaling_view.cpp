@@ -23,7 +23,7 @@
 
 using namespace moe::ui;
 using moe::plan::LayoutPrediction;
-using moe::plan::loadProfile;
+using moe::plan::load_profile;
 using moe::protocol::RunConfig;
 
 namespace {
@@ -93,7 +93,7 @@ class TestScalingView : public QObject {
     QTRY_VERIFY(view.profile().has_value());
     const RunConfig c = bigLm();
     view.setConfig(c);
-    const auto table = moe::plan::scalingTable(c, loadProfile("h100-sxm"), 1024);
+    const auto table = moe::plan::scaling_table(c, load_profile("h100-sxm"), 1024);
     std::map<int64_t, std::vector<LayoutPrediction>> by_world;
     for (const LayoutPrediction& l : table) by_world[l.layout.world()].push_back(l);
     QVERIFY(by_world.size() >= 8);
@@ -102,7 +102,7 @@ class TestScalingView : public QObject {
     QCOMPARE(view.memoryPlot()->graph(0)->dataCount(), int(by_world.size()));
     size_t i = 0;
     for (const auto& [world, layouts] : by_world) {
-      const auto best = moe::plan::bestOf(layouts);
+      const auto best = moe::plan::best_of(layouts);
       const auto& point = view.points()[i++];
       QCOMPARE(point.world, world);
       QCOMPARE(point.best.layout.r, best->layout.r);
@@ -136,7 +136,7 @@ class TestScalingView : public QObject {
     const RunConfig c = oddLm();
     view.setConfig(c);
     std::set<int64_t> expected;
-    for (const auto& l : moe::plan::scalingTable(c, loadProfile("h100-sxm"), 1024))
+    for (const auto& l : moe::plan::scaling_table(c, load_profile("h100-sxm"), 1024))
       expected.insert(l.layout.world());
     QVERIFY(!expected.empty() && expected.size() < 11);
     std::set<int64_t> shown;
@@ -184,7 +184,7 @@ class TestScalingView : public QObject {
     for (const char* column : {"world", "nodes", "nproc_per_node", "r", "best", "step_ms",
                                "tokens_per_s", "memory_bytes_per_rank", "fits"})
       QVERIFY2(header.contains(column), column);
-    const auto table = moe::plan::scalingTable(c, loadProfile("h100-sxm"), 1024);
+    const auto table = moe::plan::scaling_table(c, load_profile("h100-sxm"), 1024);
     QCOMPARE(lines.size() - 1, qsizetype(table.size()));
     std::map<int64_t, int> best_rows;
     for (qsizetype i = 1; i < lines.size(); ++i) {

@@ -1,6 +1,6 @@
 #pragma once
 // The GEMM rates of a calibrated profile: the shapes the planner will look up for the given
-// configs (plan::countStep's phase shapes on one rank and on each local rank count) and a small
+// configs (plan::count_step's phase shapes on one rank and on each local rank count) and a small
 // generic grid, each timed as a forward GEMM [m, k] x [k, n] (batched where the engine batches).
 #include <torch/torch.h>
 

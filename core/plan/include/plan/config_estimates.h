@@ -54,7 +54,7 @@ struct RankEstimate {
   MemoryEstimate memory;                // states of those parameters, and its activations
   // Bytes the rank sends through the all-to-all per optimizer step: per MoE layer and pass,
   // 4 x (W-1)/W x E x C x M x dtype bytes (dispatch and combine, forward and backward); 0 with
-  // adaptive_r = 0, without expert parallelism or with W == 1 (allToAllBytesPerLayer).
+  // adaptive_r = 0, without expert parallelism or with W == 1 (all_to_all_bytes_per_layer).
   double all_to_all_bytes = 0;
   bool all_to_all_assumes_r1 = false;  // adaptive_r is "auto" or > 1: r = 1's figure
 };
@@ -72,41 +72,42 @@ struct ConfigEstimates {
 
 // False when a size the estimates depend on is not positive (the form shows "—" then; validation
 // says why).
-bool canEstimate(const protocol::RunConfig& config);
+bool can_estimate(const protocol::RunConfig& config);
 
-ParameterEstimate estimateParameters(const protocol::RunConfig& config);
-int64_t moeLayerCount(const protocol::RunConfig& config);
-int64_t tokensPerSample(const protocol::RunConfig& config);
+ParameterEstimate estimate_parameters(const protocol::RunConfig& config);
+int64_t moe_layer_count(const protocol::RunConfig& config);
+int64_t tokens_per_sample(const protocol::RunConfig& config);
 
 // docs/ROUTING.md, "Capacity": the capacity rule for `tokens` routed tokens, `experts` experts, k'
 // choices. max_demand is only used when factor <= 0.
-int64_t capacitySlots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
-                      int64_t max_demand, int64_t alignment);
-CapacityEstimate estimateCapacity(const protocol::RunConfig& config);
+int64_t capacity_slots(double factor, int64_t tokens, int64_t experts, int64_t top_k,
+                       int64_t max_demand, int64_t alignment);
+CapacityEstimate estimate_capacity(const protocol::RunConfig& config);
 
 // W = parallel.nodes x parallel.nproc; 1 while either is out of range.
-int64_t worldSize(const protocol::RunConfig& config);
+int64_t world_size(const protocol::RunConfig& config);
 
 // All-to-all bytes one rank sends in one MoE layer call, forward and backward, at r = 1:
 // 4 x (W-1)/W x E x C x M x dtype bytes. The dispatch sends the rank's [E, C, M] slots, the
 // combine brings the same amount back, and backward repeats both for the gradients; a 1/W share
 // stays on the rank. C is the estimate's capacity (balanced demand when dropless).
-double allToAllBytesPerLayer(const protocol::RunConfig& config, const CapacityEstimate& capacity);
+double all_to_all_bytes_per_layer(const protocol::RunConfig& config,
+                                  const CapacityEstimate& capacity);
 
 // One MoE layer's expert weights and biases, every expert.
-double expertParameters(const protocol::RunConfig& config);
+double expert_parameters(const protocol::RunConfig& config);
 // Forward FLOPs of one MoE layer's gate per token.
-double gateForwardFlopsPerToken(const protocol::RunConfig& config);
+double gate_forward_flops_per_token(const protocol::RunConfig& config);
 // Forward FLOPs of everything but the experts (gates included) for `samples` samples. Matmuls
 // count 2 per multiply-add (so training is the usual 6 * parameters * tokens for them); the
 // attention scores and the image stem's convolutions are added explicitly, the head of the image
 // model runs once per sample, not per token.
-double denseForwardFlops(const protocol::RunConfig& config, double samples);
+double dense_forward_flops(const protocol::RunConfig& config, double samples);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
-int64_t dtypeBytes(const std::string& dtype);
+int64_t dtype_bytes(const std::string& dtype);
 
 }  // namespace moe::plan

@@ -66,30 +66,30 @@ struct HardwareProfile {
   double allreduce_overlap = 0.8;
 
   // The intra-node entry measured with the number of ranks nearest to `ranks`.
-  const LinkProfile& intraNode(int64_t ranks) const;
+  const LinkProfile& intra_node_for(int64_t ranks) const;
   // FLOP/s of one GEMM [m, k] x [k, n] in dtype on a whole device: the measured rate of the
   // nearest shape, else peak x efficiency; a dtype with neither takes float32's.
   // With `ranks` sharing the device the entries measured with that share of the threads are
   // preferred; the rate is the device's (an entry's rate times its ranks).
-  double gemmRate(int64_t m, int64_t k, int64_t n, const std::string& dtype, int64_t batch = 1,
-                  int64_t ranks = 1) const;
+  double gemm_rate(int64_t m, int64_t k, int64_t n, const std::string& dtype, int64_t batch = 1,
+                   int64_t ranks = 1) const;
   // The same for a query: its backward rate where asked and measured, entries of its kind (plain
   // GEMM or expert FFN) before the other kind.
-  double gemmRate(const GemmQuery& q, const std::string& dtype) const;
-  double peakFlops(const std::string& dtype) const;
+  double gemm_rate(const GemmQuery& q, const std::string& dtype) const;
+  double peak_flops(const std::string& dtype) const;
 };
 
 // A profile from JSON text (comments allowed). Throws std::invalid_argument naming `origin` and
 // the field on a missing or bad figure.
-HardwareProfile parseProfile(const std::string& text, const std::string& origin);
-std::string profileJson(const HardwareProfile& profile);  // what parseProfile reads back
+HardwareProfile parse_profile(const std::string& text, const std::string& origin);
+std::string profile_json(const HardwareProfile& profile);  // what parse_profile reads back
 
 // The shipped device profiles' names ("h100-sxm", ...) and network profiles ("ib-ndr", ...).
-std::vector<std::string> shippedProfileNames();
-std::vector<std::string> shippedNetworkNames();
+std::vector<std::string> shipped_profile_names();
+std::vector<std::string> shipped_network_names();
 
 // `--profile` argument: a shipped NAME, NAME+NETWORK (the device with another inter-node link),
 // or a file. Throws std::invalid_argument with what was tried.
-HardwareProfile loadProfile(const std::string& name_or_file);
+HardwareProfile load_profile(const std::string& name_or_file);
 
 }  // namespace moe::plan

@@ -36,20 +36,20 @@ inline constexpr double kMomentumPasses = 5;
 
 // Bytes the non-MoE modules' element-wise work moves in one forward pass of `samples` samples
 // (`tokens` tokens): norms, residuals, attention softmax and masks, the loss.
-double denseElementwiseBytes(const protocol::RunConfig& config, double samples, double tokens);
+double dense_elementwise_bytes(const protocol::RunConfig& config, double samples, double tokens);
 // Tensor operations of one forward pass of everything but the MoE layers.
-double denseOps(const protocol::RunConfig& config);
+double dense_ops(const protocol::RunConfig& config);
 // Parameter tensors of the whole model (the optimizer works tensor by tensor).
-double parameterTensors(const protocol::RunConfig& config);
+double parameter_tensors(const protocol::RunConfig& config);
 // Transient buffers of the MoE layers on one rank: all-to-all send and receive buffers, and the
 // whole expert weights gathered (r = 0, or r < shards), bytes.
-double bufferBytes(const protocol::RunConfig& config, int64_t r, bool split, int64_t shards,
-                   double slots);
+double buffer_bytes(const protocol::RunConfig& config, int64_t r, bool split, int64_t shards,
+                    double slots);
 
 // Elements of the largest parameter tensor one rank holds (its experts' fc1 or fc2 weight, an
 // embedding, a dense layer): the optimizer's temporaries and a weight gradient's product are
 // that size.
-double largestParameterTensor(const protocol::RunConfig& config, double expert_share);
+double largest_parameter_tensor(const protocol::RunConfig& config, double expert_share);
 // Working memory beyond what is kept: AdamW's square root and division temporaries of the largest
 // tensor, and the weight gradient product backward makes of it.
 inline constexpr double kTransientTensors = 3;

@@ -11,10 +11,10 @@
 
 namespace moe::plan {
 
-nlohmann::json layoutJson(const LayoutPrediction& layout);
+nlohmann::json layout_json(const LayoutPrediction& layout);
 // {"profile": name, "layouts": [...], "best": {...} or null}
-nlohmann::json planJson(const std::vector<LayoutPrediction>& layouts,
-                        const std::optional<LayoutPrediction>& best,
-                        const HardwareProfile& profile);
+nlohmann::json plan_json(const std::vector<LayoutPrediction>& layouts,
+                         const std::optional<LayoutPrediction>& best,
+                         const HardwareProfile& profile);
 
 }  // namespace moe::plan

@@ -10,11 +10,11 @@
 
 namespace moe::plan {
 
-HardwareProfile profileFromJson(const nlohmann::json& doc, const std::string& origin);
-LinkProfile linkFromJson(const nlohmann::json& doc, const std::string& where);
-nlohmann::json profileToJson(const HardwareProfile& profile);
+HardwareProfile profile_from_json(const nlohmann::json& doc, const std::string& origin);
+LinkProfile link_from_json(const nlohmann::json& doc, const std::string& where);
+nlohmann::json profile_to_json(const HardwareProfile& profile);
 
 // The text of a shipped profile file by name (resources/profiles/<name>.json); nullptr if none.
-const std::string* shippedProfileText(const std::string& name);
+const std::string* shipped_profile_text(const std::string& name);
 
 }  // namespace moe::plan

@@ -21,7 +21,7 @@ struct Layout {
 };
 
 // The config's own layout (parallel.nodes, nproc, adaptive_r with "auto" as 1, overlap).
-Layout configLayout(const protocol::RunConfig& config);
+Layout config_layout(const protocol::RunConfig& config);
 
 // Work of one phase: arithmetic, memory traffic and the number of tensor operations.
 struct PhaseWork {
@@ -62,19 +62,19 @@ struct StepCounts {
   MemoryEstimate memory;        // one rank; activations include the capacity buffers
   double buffers = 0;           // all-to-all send/receive buffers and gathered weights, bytes
   double transient = 0;         // working memory of backward and the optimizer (op_counts.h), bytes
-  double memoryBytes() const { return memory.states() + memory.activations + buffers + transient; }
+  double memory_bytes() const { return memory.states() + memory.activations + buffers + transient; }
 };
 
 // Backward of a forward phase: twice its FLOPs (input and weight gradients) on the same shapes,
 // and half as much again of its memory traffic and operations (op_counts.h).
-PhaseWork backwardOf(const PhaseWork& forward);
+PhaseWork backward_of(const PhaseWork& forward);
 
 // Throws std::invalid_argument when the layout does not suit the config (experts neither a
 // multiple nor a divisor of the world with expert parallelism, r not admitted, batch not
 // divisible).
-StepCounts countStep(const protocol::RunConfig& config, const Layout& layout);
+StepCounts count_step(const protocol::RunConfig& config, const Layout& layout);
 
 // The config with the layout's parallel settings, as a run on that layout would have it.
-protocol::RunConfig withLayout(protocol::RunConfig config, const Layout& layout);
+protocol::RunConfig with_layout(protocol::RunConfig config, const Layout& layout);
 
 }  // namespace moe::plan

@@ -24,9 +24,9 @@ struct StepPrediction {
   int64_t ranks_per_device = 1;                         // ranks of a node sharing one device
 };
 
-StepPrediction predictStep(const StepCounts& counts, const HardwareProfile& profile,
-                           const std::string& dtype);
-// countStep then predictStep with the config's dtype.
+StepPrediction predict_step(const StepCounts& counts, const HardwareProfile& profile,
+                            const std::string& dtype);
+// count_step then predict_step with the config's dtype.
 StepPrediction predict(const protocol::RunConfig& config, const Layout& layout,
                        const HardwareProfile& profile);
 
