@@ -2,15 +2,14 @@
 
 #include <utility>
 
+#include "line_text.h"
+
 namespace moe::protocol {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string line_text(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+using detail::line_text;
 
 int64_t integer_or_zero(const json& j, const char* key) {
   const auto it = j.find(key);
@@ -20,12 +19,12 @@ int64_t integer_or_zero(const json& j, const char* key) {
 }  // namespace
 
 std::string bench_start_line(const BenchStart& s) {
-  return line_text({{"type", "bench_start"},
-                    {"configs", s.configs},
-                    {"mode", s.mode},
-                    {"iters", s.iters},
-                    {"min_time", s.min_time},
-                    {"naive", s.naive}});
+  return line_text(json{{"type", "bench_start"},
+                        {"configs", s.configs},
+                        {"mode", s.mode},
+                        {"iters", s.iters},
+                        {"min_time", s.min_time},
+                        {"naive", s.naive}});
 }
 
 std::string bench_config_line(json figures, int64_t index, int64_t of, double seconds) {
@@ -37,7 +36,7 @@ std::string bench_config_line(json figures, int64_t index, int64_t of, double se
 }
 
 std::string bench_end_line(int64_t configs, double seconds) {
-  return line_text({{"type", "bench_end"}, {"configs", configs}, {"seconds", seconds}});
+  return line_text(json{{"type", "bench_end"}, {"configs", configs}, {"seconds", seconds}});
 }
 
 BenchLine parse_bench_line(std::string_view text) {

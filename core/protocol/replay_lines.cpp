@@ -4,6 +4,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "line_text.h"
 #include "protocol/json_text.h"
 
 namespace moe::protocol {
@@ -12,11 +13,7 @@ namespace {
 
 using json = nlohmann::json;
 using ordered = nlohmann::ordered_json;
-
-// Bad UTF-8 in a message or an id is replaced, never thrown.
-std::string line_text(const ordered& j) {
-  return j.dump(-1, ' ', false, ordered::error_handler_t::replace);
-}
+using detail::line_text;
 
 // The fields an answer must have, checked one by one so a malformed answer names its field.
 bool read_int(const json& j, const char* key, int64_t* out, std::string* error) {

@@ -138,33 +138,29 @@ void TrainingPage::setSmoothing(double weight) {
 void TrainingPage::resmoothFrom(double from) {
   const qsizetype rows = loss_->rowCount(raw_);  // the raw curve's values, read without a copy
   qsizetype first = loss_->rowCount(smooth_);
+  qsizetype row = first;
   if (from != kAppendOnly) {
     const QVector<double>& steps = step_keys_->step();
     first = std::lower_bound(steps.begin(), steps.begin() + rows, from) - steps.begin();
-    const qsizetype checkpoint = std::min<qsizetype>(
-        first / kSmoothCheckpointRows, static_cast<qsizetype>(smooth_checkpoints_.size()) - 1);
-    qsizetype row = 0;
-    if (checkpoint >= 0) {
-      smoother_ = smooth_checkpoints_[static_cast<size_t>(checkpoint)];
-      smooth_checkpoints_.resize(static_cast<size_t>(checkpoint) + 1);
-      row = checkpoint * kSmoothCheckpointRows;
+    const auto kept = std::min<size_t>(static_cast<size_t>(first / kSmoothCheckpointRows) + 1,
+                                       smooth_checkpoints_.size());
+    smooth_checkpoints_.resize(kept);
+    if (kept > 0) {
+      smoother_ = smooth_checkpoints_.back();
     } else {
       smoother_.reset();
     }
-    for (; row < first; ++row) {
-      if (row % kSmoothCheckpointRows == 0 &&
-          static_cast<qsizetype>(smooth_checkpoints_.size()) == row / kSmoothCheckpointRows)
-        smooth_checkpoints_.push_back(smoother_);
-      smoother_.add(loss_->value(raw_, row));
-    }
+    row = static_cast<qsizetype>(kept > 0 ? kept - 1 : 0) * kSmoothCheckpointRows;
   }
+  // One pass from the resume point: rows before `first` only move the average on.
   QVector<double> values;
   values.reserve(rows - first);
-  for (qsizetype i = first; i < rows; ++i) {
-    if (i % kSmoothCheckpointRows == 0 &&
-        static_cast<qsizetype>(smooth_checkpoints_.size()) == i / kSmoothCheckpointRows)
+  for (; row < rows; ++row) {
+    if (row % kSmoothCheckpointRows == 0 &&
+        static_cast<qsizetype>(smooth_checkpoints_.size()) == row / kSmoothCheckpointRows)
       smooth_checkpoints_.push_back(smoother_);
-    values.push_back(smoother_.add(loss_->value(raw_, i)));
+    const double value = smoother_.add(loss_->value(raw_, row));
+    if (row >= first) values.push_back(value);
   }
   // The smoothed curve shares the raw curve's keys: values for the rows from `first` on.
   loss_->replaceValuesFrom(smooth_, from, values);

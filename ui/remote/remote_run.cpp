@@ -111,7 +111,7 @@ void RemoteRun::whenRecordWritten(QObject* context, std::function<void()> then) 
 }
 
 void RemoteRun::start() {
-  if (phase_ != Phase::Idle || state() != State::NotStarted) return;
+  if (phase_ != Phase::Idle) return;
   if (!started_at_.isValid()) started_at_ = QDateTime::currentDateTime();
   setState(State::Starting);
   if (origin_ == Origin::New) return prepareLocal();

@@ -27,24 +27,18 @@ using json = nlohmann::json;
 
 constexpr const char* kMetadataKey = protocol::kSafetensorsMetadataKey;
 
+// The Torch type of each dtype the header reader knows (protocol/safetensors_header.h holds the
+// names and their sizes).
 struct Dtype {
   const char* name;
   at::ScalarType type;
-  std::uint64_t size;
 };
 
 constexpr Dtype kDtypes[] = {
-    {"F64", at::kDouble, 8},    {"F32", at::kFloat, 4}, {"F16", at::kHalf, 2},
-    {"BF16", at::kBFloat16, 2}, {"I64", at::kLong, 8},  {"I32", at::kInt, 4},
-    {"I16", at::kShort, 2},     {"I8", at::kChar, 1},   {"U8", at::kByte, 1},
-    {"BOOL", at::kBool, 1},
+    {"F64", at::kDouble}, {"F32", at::kFloat}, {"F16", at::kHalf},  {"BF16", at::kBFloat16},
+    {"I64", at::kLong},   {"I32", at::kInt},   {"I16", at::kShort}, {"I8", at::kChar},
+    {"U8", at::kByte},    {"BOOL", at::kBool},
 };
-
-std::string supported_dtypes() {
-  std::string out;
-  for (const Dtype& d : kDtypes) out += (out.empty() ? "" : ", ") + std::string(d.name);
-  return out;
-}
 
 const Dtype* dtype_by_name(const std::string& name) {
   for (const Dtype& d : kDtypes)
@@ -135,8 +129,9 @@ void write_safetensors(const std::string& path, const TensorMap& tensors,
     if (!dtype)
       fail_tensor(path, name,
                   std::string("dtype ") + c10::toString(t.scalar_type()) +
-                      " cannot be stored (supported: " + supported_dtypes() + ")");
-    const std::uint64_t nbytes = static_cast<std::uint64_t>(t.numel()) * dtype->size;
+                      " cannot be stored (supported: " + protocol::safetensors_dtype_list() + ")");
+    const std::uint64_t nbytes =
+        static_cast<std::uint64_t>(t.numel()) * *protocol::safetensors_dtype_size(dtype->name);
     auto& entry = header[name] = nlohmann::ordered_json::object();
     entry["dtype"] = dtype->name;
     entry["shape"] = t.sizes().vec();

@@ -34,12 +34,12 @@ void merge(json& target, const json& patch) {
   }
 }
 
-constexpr size_t kMaxRequestBytes = protocol::kMaxReplayRequestBytes;
+using protocol::kMaxReplayRequestBytes;
 
 enum class LineRead { kLine, kTooLong, kEnd };
 
 // The next line of `in` without its '\n' (a last line may lack it). Of a line longer than
-// kMaxRequestBytes only that much is kept, the rest is read and dropped.
+// kMaxReplayRequestBytes only that much is kept, the rest is read and dropped.
 LineRead read_request_line(std::istream& in, std::string& line) {
   line.clear();
   std::streambuf* buf = in.rdbuf();
@@ -47,7 +47,7 @@ LineRead read_request_line(std::istream& in, std::string& line) {
   for (int c; (c = buf->sbumpc()) != std::char_traits<char>::eof();) {
     any = true;
     if (c == '\n') break;
-    if (line.size() < kMaxRequestBytes) {
+    if (line.size() < kMaxReplayRequestBytes) {
       line.push_back(static_cast<char>(c));
     } else {
       too_long = true;
@@ -179,7 +179,7 @@ int serve_replay(const std::string& config_file, const std::string& tensors_file
     ++line_number;
     if (read == LineRead::kTooLong) {
       const std::string why = "line " + std::to_string(line_number) + ": longer than " +
-                              std::to_string(kMaxRequestBytes) + " bytes";
+                              std::to_string(kMaxReplayRequestBytes) + " bytes";
       if (!write_line(out, protocol::replay_error_line(nullptr, why))) return 1;
       continue;
     }
