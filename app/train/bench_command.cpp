@@ -195,8 +195,8 @@ int run_bench(const BenchArgs& args) {
   const auto c = resolve(base, args.overrides, where);
   table_out << "MoE layer: experts " << c.moe.experts << ", top_k " << c.moe.top_k << ", dim "
             << c.model.dim << ", hidden " << c.moe.hidden << ", capacity_factor "
-            << c.moe.capacity_factor << ", " << c.train.dtype << ", tokens = batch "
-            << c.train.batch_size << " x seq_len " << c.model.seq_len
+            << c.moe.capacity_factor << ", " << protocol::enum_name(c.train.dtype)
+            << ", tokens = batch " << c.train.batch_size << " x seq_len " << c.model.seq_len
             << (sweeps.empty() ? "" : ", then the swept keys below") << "\n";
   bench::print_bench_table(table_out, results);
   if (!args.json_out.empty()) {

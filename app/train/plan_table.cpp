@@ -43,7 +43,8 @@ void print_plan(std::ostream& out, const protocol::RunConfig& config,
   out << "profile: " << profile.name << " (" << profile.device.name << ", "
       << bytes(profile.device.memory_bytes) << "; " << profile.device.devices_per_node
       << " per node; network " << profile.inter_node.name << ")\n";
-  out << "config: " << config.name << ", dtype " << config.train.dtype << "\n\n";
+  out << "config: " << config.name << ", dtype " << protocol::enum_name(config.train.dtype)
+      << "\n\n";
   const std::vector<std::pair<std::string, size_t>> columns = {
       {"ranks", 6},        {"layout", 8},      {"r", 3},           {"step ms", 11},
       {"compute", 10},     {"all-to-all", 11}, {"all-reduce", 11}, {"tokens/s", 12},

@@ -15,8 +15,9 @@
 namespace moe::bench {
 namespace {
 
-std::string engine_dtype(const std::string& dtype) {
-  return dtype == "float16" ? "float32" : dtype;  // the engine computes float16 runs in float32
+// The profile's dtype name for GEMMs of train.dtype: the engine computes float16 runs in float32.
+std::string engine_dtype(protocol::Dtype dtype) {
+  return to_string(dtype == protocol::Dtype::Float16 ? protocol::Dtype::Float32 : dtype);
 }
 
 at::ScalarType scalar_type(const std::string& dtype) {
@@ -126,12 +127,12 @@ PairTimes time_expert_ffn(const GemmShape& s, const at::Device& device, bool qui
   PairTimes times;
   ready();
   times.pair_ms = median_ms(timing, [&] {
-    expert_ffn_forward(d, w, Activation::gelu, saved);
+    expert_ffn_forward(d, w, Activation::Gelu, saved);
     synchronize(device);
   });
   ready();
   times.backward_ms = median_ms(timing, [&] {
-    expert_ffn_backward(grad_y, saved, w, Activation::gelu, true, true);
+    expert_ffn_backward(grad_y, saved, w, Activation::Gelu, true, true);
     synchronize(device);
   });
   return times;

@@ -92,7 +92,7 @@ double elementwise_bandwidth(const at::Device& device, bool quick) {
     weights.push_back(w);
   }
   protocol::TrainConfig adamw;
-  adamw.optimizer = "adamw";
+  adamw.optimizer = protocol::Optimizer::AdamW;
   adamw.weight_decay = 0;
   auto optimizer = train::make_optimizer(adamw, params);
   TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};

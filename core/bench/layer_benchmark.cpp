@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bench/naive_moe.h"
+#include "model/model.h"
 #include "moe/moe_layer.h"
 #include "moe_kernels/backend.h"
 #include "protocol/expert_flops.h"
@@ -16,14 +17,12 @@ namespace moe::bench {
 
 namespace {
 
-at::ScalarType bench_dtype(const std::string& name, const at::Device& device) {
-  if (name == "float32") return at::kFloat;
-  if (name == "float64") return at::kDouble;
-  if (name == "bfloat16") return at::kBFloat16;
-  if (name == "float16" && device.is_cuda()) return at::kHalf;
+at::ScalarType bench_dtype(protocol::Dtype dtype, const at::Device& device) {
+  if (dtype == protocol::Dtype::Float16 && device.is_cuda()) return at::kHalf;
+  if (dtype != protocol::Dtype::Float16) return model::torch_dtype(dtype);
   throw train::InputError(
-      "train.dtype: the layer benchmark supports float32, float64 and bfloat16" +
-      std::string(device.is_cuda() ? " and float16" : " (float16 on CUDA)") + ", got " + name);
+      "train.dtype: the layer benchmark supports float32, float64 and bfloat16 (float16 on "
+      "CUDA), got float16");
 }
 
 // fn, then a wait for the device: the rounds' host clock then times the device's work.

@@ -21,7 +21,7 @@ at::Tensor gate_logits(MoeLayerImpl& layer, const at::Tensor& x) {
   const auto& cfg = layer.config();
   auto xg = cfg.fp32_gate ? x.to(at::kFloat) : x;
   auto weight = [&](const char* name) { return param(layer, name).to(xg.scalar_type()); };
-  if (cfg.gate == "top") return at::matmul(xg, weight("gates.0.wg.weight").t());
+  if (cfg.gate == protocol::Gate::Top) return at::matmul(xg, weight("gates.0.wg.weight").t());
   // Cosine gate: normalised projection against normalised expert columns, times a temperature.
   auto proj = at::matmul(xg, weight("gates.0.cosine_projector.weight").t()) +
               weight("gates.0.cosine_projector.bias");
@@ -92,11 +92,16 @@ DenseRouting dense_routing(const at::Tensor& scores, const protocol::MoeConfig& 
   return r;
 }
 
-at::Tensor activation(const at::Tensor& h, const std::string& name) {
-  if (name == "gelu") return at::gelu(h);
-  if (name == "relu") return at::relu(h);
-  if (name == "silu") return at::silu(h);
-  throw std::invalid_argument("naive baseline: unknown activation " + name);
+at::Tensor activation(const at::Tensor& h, protocol::Activation act) {
+  switch (act) {
+    case protocol::Activation::Gelu:
+      return at::gelu(h);
+    case protocol::Activation::Relu:
+      return at::relu(h);
+    case protocol::Activation::Silu:
+      return at::silu(h);
+  }
+  throw std::invalid_argument("naive baseline: unknown activation");
 }
 
 // Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e] as einsums; autograd does the backward.

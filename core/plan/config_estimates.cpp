@@ -22,7 +22,7 @@ struct ImageGeometry {
 };
 
 ImageGeometry image_geometry(const RunConfig& c) {
-  const bool cifar = c.data.kind == "cifar10";
+  const bool cifar = c.data.kind == protocol::DataKind::Cifar10;
   const int64_t size = cifar ? 32 : 28;
   return {cifar ? 3.0 : 1.0, double(size), double(std::max<int64_t>(c.model.dim / 2, 8)),
           double(size / kImagePatch)};
@@ -30,7 +30,7 @@ ImageGeometry image_geometry(const RunConfig& c) {
 
 double gate_parameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
-  if (c.moe.gate == "cosine") {
+  if (c.moe.gate == protocol::Gate::Cosine) {
     const double d = double(c.moe.cosine_proj_dim);
     return d * m + d + d * e + 1;  // projector weight + bias, sim_matrix, temperature
   }
@@ -55,7 +55,7 @@ double dense_ffn_parameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Lin
 
 double gate_forward_flops_per_token(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts);
-  if (c.moe.gate == "cosine") {
+  if (c.moe.gate == protocol::Gate::Cosine) {
     const double d = double(c.moe.cosine_proj_dim);
     return 2 * d * m + 2 * d * e;
   }
@@ -73,15 +73,15 @@ double saturating_int(double v) {
 double dense_forward_flops(const RunConfig& c, double samples) {
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   const double moe = double(moe_layer_count(c)), blocks = double(c.model.layers);
-  const double dense_blocks = c.model.kind == "helloworld" ? 0 : blocks - moe;
+  const double dense_blocks = c.model.kind == protocol::ModelKind::HelloWorld ? 0 : blocks - moe;
   const double ffn_tokenwise = moe * gate_forward_flops_per_token(c) + dense_blocks * 4 * m * h;
   const double tps = double(tokens_per_sample(c));
-  if (c.model.kind == "lm") {
+  if (c.model.kind == protocol::ModelKind::Lm) {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double per_token = blocks * (2 * 4 * m * m + 4 * t * m) + ffn_tokenwise + 2 * v * m;
     return samples * tps * per_token;
   }
-  if (c.model.kind == "image") {
+  if (c.model.kind == protocol::ModelKind::Image) {
     const ImageGeometry g = image_geometry(c);
     const double pixels = g.size * g.size, tokens = g.grid * g.grid;
     const double per_sample = 2 * g.channels * 9 * g.stem * pixels +
@@ -109,12 +109,13 @@ double expected_slots(const CapacityEstimate& cap, int64_t experts) {
 MemoryEstimate state_memory(const RunConfig& c, double params) {
   MemoryEstimate m;
   const double elem = double(dtype_bytes(c.train.dtype));
-  const bool masters = c.train.dtype == "bfloat16";
+  const bool masters = c.train.dtype == protocol::Dtype::BFloat16;
   const double state_elem = masters ? 4.0 : elem;
   m.weights = params * elem;
   m.gradients = params * elem;
   m.masters = masters ? params * 4.0 : 0.0;
-  const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
+  const double states =
+      c.train.optimizer == protocol::Optimizer::AdamW ? 2 : (c.train.momentum > 0 ? 1 : 0);
   m.optimizer = params * state_elem * states;
   return m;
 }
@@ -156,14 +157,14 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
   double bytes = moe * moe_layer;
   const double dense_blocks = double(c.model.layers) - moe;
   const double dense_ffn = elem * tokens * (2 * h + m);
-  if (c.model.kind == "lm") {
+  if (c.model.kind == protocol::ModelKind::Lm) {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double heads = double(c.model.heads);
-    const double loss_elem = c.train.dtype == "float64" ? 8.0 : 4.0;
+    const double loss_elem = c.train.dtype == protocol::Dtype::Float64 ? 8.0 : 4.0;
     // Norms, q/k/v, attention output and projection, residuals; scores and probabilities.
     bytes += double(c.model.layers) * elem * (tokens * 8 * m + samples * heads * t * t * 2);
     bytes += dense_blocks * dense_ffn + elem * tokens * m + loss_elem * tokens * v * 2;
-  } else if (c.model.kind == "image") {
+  } else if (c.model.kind == protocol::ModelKind::Image) {
     const ImageGeometry g = image_geometry(c);
     const double pixels = g.size * g.size;
     bytes += elem * samples * pixels * (g.channels + 2 * g.stem) + elem * tokens * m * 2;
@@ -176,17 +177,16 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
 
 }  // namespace
 
-int64_t dtype_bytes(const std::string& dtype) {
-  if (dtype == "float64") return 8;
-  if (dtype == "bfloat16") return 2;
-  return 4;  // float32, and float16, which the engine runs in float32 (model.cpp parse_dtype)
+int64_t dtype_bytes(protocol::Dtype dtype) {
+  if (dtype == protocol::Dtype::Float64) return 8;
+  if (dtype == protocol::Dtype::BFloat16) return 2;
+  return 4;  // float32, and float16, which the engine runs in float32 (model.cpp torch_dtype)
 }
 
 bool can_estimate(const RunConfig& c) {
   const auto& m = c.model;
   const auto& e = c.moe;
-  const bool kind = m.kind == "helloworld" || m.kind == "lm" || m.kind == "image";
-  return kind && m.dim >= 1 && m.layers >= 1 && m.heads >= 1 && m.seq_len >= 1 && m.vocab >= 1 &&
+  return m.dim >= 1 && m.layers >= 1 && m.heads >= 1 && m.seq_len >= 1 && m.vocab >= 1 &&
          e.experts >= 1 && e.top_k >= 1 && e.hidden >= 1 && e.cosine_proj_dim >= 1 &&
          e.every >= 1 && c.train.batch_size >= 1 && c.train.grad_accum >= 1 &&
          protocol::config_world(c.parallel) && c.parallel.a2a_overlap_degree >= 1 &&
@@ -194,12 +194,12 @@ bool can_estimate(const RunConfig& c) {
 }
 
 int64_t moe_layer_count(const RunConfig& c) {
-  if (c.model.kind == "helloworld") return 1;
+  if (c.model.kind == protocol::ModelKind::HelloWorld) return 1;
   return (c.model.layers + c.moe.every - 1) / c.moe.every;  // blocks 0, every, 2*every, ...
 }
 
 int64_t tokens_per_sample(const RunConfig& c) {
-  if (c.model.kind == "image") {
+  if (c.model.kind == protocol::ModelKind::Image) {
     const int64_t grid = int64_t(image_geometry(c).grid);
     return grid * grid;
   }
@@ -214,12 +214,12 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
   const double gates = moe * gate_parameters(c);
   const double dense_ffns = (blocks - moe) * dense_ffn_parameters(c);
   const double norm = 2 * m;  // LayerNorm weight + bias
-  if (c.model.kind == "lm") {
+  if (c.model.kind == protocol::ModelKind::Lm) {
     const double v = double(c.model.vocab), t = double(c.model.seq_len);
     const double attention = (3 * m * m + 3 * m) + (m * m + m);  // qkv + proj, with biases
     p.dense = v * m + t * m + blocks * (2 * norm + attention) + gates + dense_ffns + norm +
               (c.model.tie_embeddings ? 0 : v * m);
-  } else if (c.model.kind == "image") {
+  } else if (c.model.kind == protocol::ModelKind::Image) {
     const ImageGeometry g = image_geometry(c);
     const double tokens = g.grid * g.grid;
     const double stem = g.stem * g.channels * 9 + g.stem;

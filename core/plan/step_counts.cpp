@@ -62,7 +62,7 @@ void check_layout(const RunConfig& c, const Layout& l) {
 // dispatched tokens: the experts' input GEMM, the dispatch's backward, the gate's input gradient
 // and the dispatch side's all-to-all.
 bool moe_input_needs_grad(const RunConfig& c) {
-  return c.model.kind != "helloworld";
+  return c.model.kind != protocol::ModelKind::HelloWorld;
 }
 
 // Share of a rank's all-to-all bytes that goes to ranks of other nodes.
@@ -145,7 +145,8 @@ void count_moe_compute(const RunConfig& c, const Layout& l, const Placement& p, 
 // Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
 void count_dense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
   const double moe_layers = double(moe_layer_count(c));
-  if (c.model.kind == "lm") {  // QK^T and PV per head: [T, Dh] x [Dh, T] and back
+  if (c.model.kind ==
+      protocol::ModelKind::Lm) {  // QK^T and PV per head: [T, Dh] x [Dh, T] and back
     const double t = double(c.model.seq_len), m = double(c.model.dim);
     PhaseWork& a = s.attention;
     a.flops = double(c.model.layers) * samples * 4 * t * t * m;
@@ -157,7 +158,8 @@ void count_dense(const RunConfig& c, StepCounts& s, double samples, double token
   s.other.bytes += dense_elementwise_bytes(c, samples, tokens);
   s.other.ops += dense_ops(c);
   s.other.m = int64_t(tokens), s.other.k = c.model.dim;
-  s.other.n = c.model.kind == "lm" ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
+  s.other.n =
+      c.model.kind == protocol::ModelKind::Lm ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
 }
 
 void count_backward(const RunConfig& c, StepCounts& s) {
@@ -177,15 +179,17 @@ void count_backward(const RunConfig& c, StepCounts& s) {
 void count_optimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {
   const double params = rank.parameters.total();
   const double elem = double(dtype_bytes(c.train.dtype));
-  const bool masters = c.train.dtype == "bfloat16";
+  const bool masters = c.train.dtype == protocol::Dtype::BFloat16;
   const double state_elem = masters ? 4.0 : elem;
-  const double states = c.train.optimizer == "adamw" ? 2 : (c.train.momentum > 0 ? 1 : 0);
+  const double states =
+      c.train.optimizer == protocol::Optimizer::AdamW ? 2 : (c.train.momentum > 0 ? 1 : 0);
   // The update works in the states' dtype (float32 masters for bfloat16): the gradient is
   // converted to it, and the master copied back into the weight.
-  double passes = c.train.optimizer == "adamw" ? kAdamPasses : kSgdPasses;
-  if (c.train.optimizer != "adamw" && states > 0) passes += kMomentumPasses;
+  double passes = c.train.optimizer == protocol::Optimizer::AdamW ? kAdamPasses : kSgdPasses;
+  if (c.train.optimizer != protocol::Optimizer::AdamW && states > 0) passes += kMomentumPasses;
   s.optimizer.bytes = params * (passes * state_elem + (masters ? 2 * (elem + 4.0) : 0.0));
-  s.optimizer.ops = parameter_tensors(c) * (c.train.optimizer == "adamw" ? kAdamOps : kSgdOps);
+  s.optimizer.ops =
+      parameter_tensors(c) * (c.train.optimizer == protocol::Optimizer::AdamW ? kAdamOps : kSgdOps);
 }
 
 void count_gradient_all_reduce(const RunConfig& c, const Layout& l, StepCounts& s,
@@ -259,7 +263,8 @@ StepCounts count_step(const RunConfig& config, const Layout& layout) {
   count_gradient_all_reduce(c, layout, s, whole, whole.rank);
   s.memory = whole.rank.memory;
   const double expert_share = double(p.local_experts) / double(c.moe.experts) / double(p.shards);
-  const double state_elem = c.train.dtype == "bfloat16" ? 4.0 : double(dtype_bytes(c.train.dtype));
+  const double state_elem =
+      c.train.dtype == protocol::Dtype::BFloat16 ? 4.0 : double(dtype_bytes(c.train.dtype));
   s.transient = kTransientTensors * largest_parameter_tensor(c, expert_share) * state_elem;
   s.buffers = buffer_bytes(c, layout.r, p.split, p.shards, double(s.capacity_slots));
   return s;

@@ -119,7 +119,7 @@ StepPrediction predict_step(const StepCounts& s, const HardwareProfile& profile,
 
 StepPrediction predict(const protocol::RunConfig& config, const Layout& layout,
                        const HardwareProfile& profile) {
-  return predict_step(count_step(config, layout), profile, config.train.dtype);
+  return predict_step(count_step(config, layout), profile, to_string(config.train.dtype));
 }
 
 }  // namespace moe::plan

@@ -16,6 +16,9 @@ class AutoKeys {
   template <class T>
   void field(const char*, const T&) {}
 
+  template <class E>
+  void choice(const char*, const E&) {}
+
   void int_or_auto(const char* key, const int64_t&, int64_t) { keys.push_back(prefix_ + key); }
 
   template <class F>

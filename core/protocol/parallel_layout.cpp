@@ -112,7 +112,7 @@ std::vector<ConfigProblem> layout_problems(const RunConfig& c, int64_t world) {
   }
   // In key order: moe, then parallel, then train.
   const bool placed = check_experts(c, world, out);
-  if (c.parallel.backend == "nccl" && c.train.device == "cpu") {
+  if (c.parallel.backend == Backend::Nccl && c.train.device == Device::Cpu) {
     out.push_back({"/parallel/backend", "\"nccl\" needs a GPU, but train.device is \"cpu\""});
   }
   if (placed) check_adaptive_r(c, world, out);

@@ -36,6 +36,11 @@ class WriteVisitor {
     (*stack_.back())[key] = value;
   }
 
+  template <class E>
+  void choice(const char* key, const E& value) {
+    (*stack_.back())[key] = enum_name(value);
+  }
+
   void int_or_auto(const char* key, const int64_t& value, int64_t auto_value) {
     if (value == auto_value) {
       (*stack_.back())[key] = kAutoText;
@@ -91,20 +96,36 @@ class ParseVisitor {
 
   template <class T>
   void field(const char* key, T& value) {
-    Frame& frame = stack_.back();
-    frame.known.emplace_back(key);
-    if (!frame.object) return;
-    auto it = frame.object->find(key);
-    if (it == frame.object->end()) return;  // missing keys keep their default
-    read(*it, frame.pointer + "/" + key, value);
+    if (const nlohmann::json* j = find_known(key)) read(*j, pointer_of(key), value);
+  }
+
+  // A string naming one of E's values; any other string is a problem that lists them.
+  template <class E>
+  void choice(const char* key, E& value) {
+    const nlohmann::json* j = find_known(key);
+    if (!j) return;
+    std::string name;
+    if (!j->is_string()) {
+      read(*j, pointer_of(key), name);  // the "expected a string" problem
+      return;
+    }
+    name = j->get<std::string>();
+    if (std::optional<E> v = enum_from_name<E>(name)) {
+      value = *v;
+      return;
+    }
+    std::string list;
+    for (std::string_view allowed : ConfigEnum<E>::names) {
+      if (!list.empty()) list += ", ";
+      list += '"' + std::string(allowed) + '"';
+    }
+    problems_.push_back(
+        {pointer_of(key), "must be one of " + list + ", got " + detail::quote(name)});
   }
 
   void int_or_auto(const char* key, int64_t& value, int64_t auto_value) {
-    Frame& frame = stack_.back();
-    frame.known.emplace_back(key);
-    if (!frame.object) return;
-    auto it = frame.object->find(key);
-    if (it == frame.object->end()) return;
+    const nlohmann::json* it = find_known(key);
+    if (!it) return;
     if (it->is_string() && it->get<std::string>() == kAutoText) {
       value = auto_value;
       return;
@@ -116,8 +137,7 @@ class ParseVisitor {
     }
     const std::string got =
         it->is_string() ? detail::quote(it->get<std::string>()) : describe_json(*it);
-    problems_.push_back(
-        {frame.pointer + "/" + key, "expected an integer >= 0 or \"auto\", got " + got});
+    problems_.push_back({pointer_of(key), "expected an integer >= 0 or \"auto\", got " + got});
   }
 
   template <class F>
@@ -148,6 +168,18 @@ class ParseVisitor {
     std::string pointer;
     std::vector<std::string> known;
   };
+
+  // The key's value in the current object (recording the key as known); null when the key or the
+  // object is missing, so the default stays.
+  const nlohmann::json* find_known(const char* key) {
+    Frame& frame = stack_.back();
+    frame.known.emplace_back(key);
+    if (!frame.object) return nullptr;
+    auto it = frame.object->find(key);
+    return it == frame.object->end() ? nullptr : &*it;
+  }
+
+  std::string pointer_of(const char* key) const { return stack_.back().pointer + "/" + key; }
 
   void read(const nlohmann::json& j, const std::string& pointer, int64_t& out) {
     std::string why;

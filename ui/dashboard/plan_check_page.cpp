@@ -308,7 +308,7 @@ QString PlanCheckPage::detailText() const {
   text += tr(" Predicted for %1 × %2, r = %3, overlap %4, %5 on device %6, profile %7.")
               .arg(nodes, ranks, r)
               .arg(l.overlap)
-              .arg(config_ ? QString::fromStdString(config_->train.dtype) : QString())
+              .arg(config_ ? QString::fromStdString(to_string(config_->train.dtype)) : QString())
               .arg(info_.device.empty() ? tr("unknown") : QString::fromStdString(info_.device))
               .arg(profileName(result_.profile));
   // The engine times the gradient all-reduce inside "other"; the planner names it apart.

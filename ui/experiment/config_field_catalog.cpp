@@ -27,27 +27,6 @@ struct Description {
   int64_t min = 0, max = kIntMax;
 };
 
-template <size_t N>
-std::vector<std::string> toStrings(const std::array<std::string_view, N>& values) {
-  return {values.begin(), values.end()};
-}
-
-const std::unordered_map<std::string, std::vector<std::string>>& enumChoices() {
-  static const std::unordered_map<std::string, std::vector<std::string>> choices = {
-      {"/model/kind", toStrings(protocol::kModelKinds)},
-      {"/moe/activation", toStrings(protocol::kActivations)},
-      {"/moe/gate", toStrings(protocol::kGates)},
-      {"/moe/aux_loss", toStrings(protocol::kAuxLosses)},
-      {"/parallel/backend", toStrings(protocol::kBackends)},
-      {"/train/optimizer", toStrings(protocol::kOptimizers)},
-      {"/train/schedule", toStrings(protocol::kSchedules)},
-      {"/train/dtype", toStrings(protocol::kDtypes)},
-      {"/train/device", toStrings(protocol::kDevices)},
-      {"/data/kind", toStrings(protocol::kDataKinds)},
-  };
-  return choices;
-}
-
 const std::unordered_map<std::string, Description>& descriptions() {
   static const std::unordered_map<std::string, Description> table = {
       {"/schema", {"Schema", "Config format version this build reads and writes.", 1, 1}},
@@ -236,6 +215,14 @@ class CatalogVisitor {
     out_.push_back(std::move(f));
   }
 
+  // A choice key: a string in JSON, one of the enum's names (a combo box in the form).
+  template <class E>
+  void choice(const char* key, const E&) {
+    field(key, std::string());
+    const auto& names = protocol::ConfigEnum<E>::names;
+    out_.back().choices.assign(names.begin(), names.end());
+  }
+
   // An integer that JSON may also write as "auto": an editable list in the form.
   void int_or_auto(const char* key, const int64_t& value, int64_t) {
     field(key, value);
@@ -262,8 +249,6 @@ class CatalogVisitor {
       f.min = kIntMin;
       f.max = kIntMax;
     }
-    auto choices = enumChoices().find(f.pointer);
-    if (choices != enumChoices().end()) f.choices = choices->second;
     f.read_only = f.pointer == "/schema";
     f.is_path = f.pointer == "/data/path";
     // The tooltip always names the key as it is written in JSON and in --set.

@@ -184,10 +184,18 @@ QString ConfigForm::sectionProblem(const std::string& section) const {
 void ConfigForm::refresh() {
   // Values come from the parsed config, so every editor shows a well-typed value; a value the
   // config could not take (a string for an integer) keeps the default, with its problem below.
+  // A choice key shows the name as written, also one that names no value (flagged below).
   const nlohmann::json values = protocol::to_json(document_->config());
+  const nlohmann::json& written = document_->json();
   for (FieldEditor* editor : editors_) {
     const nlohmann::json::json_pointer pointer(editor->field().pointer);
-    if (values.contains(pointer)) editor->setValue(values.at(pointer));
+    const bool written_choice = !editor->field().choices.empty() && written.contains(pointer) &&
+                                written.at(pointer).is_string();
+    if (written_choice) {
+      editor->setValue(written.at(pointer));
+    } else if (values.contains(pointer)) {
+      editor->setValue(values.at(pointer));
+    }
     editor->setUnusedReason(
         QString::fromStdString(unusedReason(editor->field().pointer, document_->config())));
     if (editor->field().takes_auto) {

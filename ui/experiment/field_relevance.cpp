@@ -7,28 +7,30 @@
 namespace moe::ui {
 
 std::string unusedReason(const std::string& pointer, const protocol::RunConfig& c) {
-  const std::string& kind = c.model.kind;
+  const protocol::ModelKind kind = c.model.kind;
   if (pointer == "/model/heads" || pointer == "/model/vocab" ||
       pointer == "/model/tie_embeddings") {
-    if (kind != "lm") return "used by model.kind \"lm\" only";
+    if (kind != protocol::ModelKind::Lm) return "used by model.kind \"lm\" only";
   } else if (pointer == "/model/seq_len") {
-    if (kind == "image") return "image models make their tokens from image patches";
+    if (kind == protocol::ModelKind::Image)
+      return "image models make their tokens from image patches";
   } else if (pointer == "/model/layers" || pointer == "/moe/every") {
-    if (kind == "helloworld") return "helloworld is a single MoE layer";
+    if (kind == protocol::ModelKind::HelloWorld) return "helloworld is a single MoE layer";
   } else if (pointer == "/moe/cosine_proj_dim" || pointer == "/moe/cosine_init_t") {
-    if (c.moe.gate != "cosine") return "used by the cosine gate only";
+    if (c.moe.gate != protocol::Gate::Cosine) return "used by the cosine gate only";
   } else if (pointer == "/moe/bias_balancing/rate") {
     if (!c.moe.bias_balancing.enabled) return "used when bias balancing is enabled";
   } else if (pointer == "/train/momentum") {
-    if (c.train.optimizer != "sgd") return "used by the sgd optimizer only";
+    if (c.train.optimizer != protocol::Optimizer::Sgd) return "used by the sgd optimizer only";
   } else if (pointer == "/train/amp") {
-    if (c.train.dtype != "float32") return "applies to float32 models only";
+    if (c.train.dtype != protocol::Dtype::Float32) return "applies to float32 models only";
   } else if (pointer == "/train/eval_batches") {
     if (c.train.eval_every == 0) return "used when train.eval_every > 0";
   } else if (pointer == "/train/keep_checkpoints") {
     if (c.train.checkpoint_every == 0) return "used when train.checkpoint_every > 0";
   } else if (pointer == "/data/path") {
-    if (c.data.kind == "synthetic") return "synthetic data is generated, not read";
+    if (c.data.kind == protocol::DataKind::Synthetic)
+      return "synthetic data is generated, not read";
   } else if (pointer == "/parallel/backend" || pointer == "/parallel/expert_parallel" ||
              pointer == "/parallel/timeout_s") {
     if (protocol::config_world(c.parallel).value_or(1) <= 1)

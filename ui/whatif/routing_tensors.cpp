@@ -157,7 +157,8 @@ bool configMatches(const RoutingLayerShape& layer, const nlohmann::json& config,
   if (c.model.dim != layer.dim) return differs("model.dim", QString::number(layer.dim));
   if (c.moe.experts != layer.experts) return differs("moe.experts", QString::number(layer.experts));
   if (c.moe.hidden != layer.hidden) return differs("moe.hidden", QString::number(layer.hidden));
-  if (c.moe.gate != layer.gate) return differs("moe.gate", QString::fromStdString(layer.gate));
+  if (protocol::enum_name(c.moe.gate) != layer.gate)
+    return differs("moe.gate", QString::fromStdString(layer.gate));
   if (c.moe.fc1_bias != layer.fc1_bias) return differs("moe.fc1_bias", layer.fc1_bias ? yes : no);
   if (c.moe.fc2_bias != layer.fc2_bias) return differs("moe.fc2_bias", layer.fc2_bias ? yes : no);
   return true;

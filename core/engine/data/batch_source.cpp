@@ -12,33 +12,32 @@
 namespace moe::data {
 namespace {
 
-at::ScalarType input_dtype(const std::string& dtype) {
-  if (dtype == "float64") return at::kDouble;
-  if (dtype == "bfloat16") return at::kBFloat16;
+at::ScalarType input_dtype(protocol::Dtype dtype) {
+  if (dtype == protocol::Dtype::Float64) return at::kDouble;
+  if (dtype == protocol::Dtype::BFloat16) return at::kBFloat16;
   return at::kFloat;  // float32, and float16 (which the trainer rejects on the CPU anyway)
 }
 
 std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c) {
   const auto seed = static_cast<uint64_t>(c.seed);
   const protocol::ModelConfig& m = c.model;
-  if (m.kind == "helloworld") {
-    return make_generated_source(
-        seed, helloworld_batches(m.seq_len, m.dim, input_dtype(c.train.dtype)),
-        "synthetic helloworld: randn[B, " + std::to_string(m.seq_len) + ", " +
-            std::to_string(m.dim) + "] " + c.train.dtype + ", target 0");
+  switch (m.kind) {
+    case protocol::ModelKind::HelloWorld:
+      return make_generated_source(
+          seed, helloworld_batches(m.seq_len, m.dim, input_dtype(c.train.dtype)),
+          "synthetic helloworld: randn[B, " + std::to_string(m.seq_len) + ", " +
+              std::to_string(m.dim) + "] " + to_string(c.train.dtype) + ", target 0");
+    case protocol::ModelKind::Lm:
+      return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
+                                   "synthetic lm: sparse Markov chain over " +
+                                       std::to_string(m.vocab) + " tokens, sequences of " +
+                                       std::to_string(m.seq_len));
+    case protocol::ModelKind::Image:
+      return make_generated_source(seed, quadrant_image_batches(),
+                                   "synthetic image: 1x28x28 noise, label = top-left quadrant "
+                                   "brightness (10 classes)");
   }
-  if (m.kind == "lm") {
-    return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
-                                 "synthetic lm: sparse Markov chain over " +
-                                     std::to_string(m.vocab) + " tokens, sequences of " +
-                                     std::to_string(m.seq_len));
-  }
-  if (m.kind == "image") {
-    return make_generated_source(seed, quadrant_image_batches(),
-                                 "synthetic image: 1x28x28 noise, label = top-left quadrant "
-                                 "brightness (10 classes)");
-  }
-  throw std::invalid_argument("synthetic data: unknown model.kind \"" + m.kind + "\"");
+  throw std::invalid_argument("synthetic data: unknown model.kind");
 }
 
 // The held-out set: the data set's own test files, else the last val_fraction of the training set.
@@ -54,24 +53,28 @@ ImageSet held_out(ImageSet* train, ImageSet test, bool has_test, double val_frac
 std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config) {
   const protocol::DataConfig& d = config.data;
   const auto seed = static_cast<uint64_t>(config.seed);
-  if (d.kind == "synthetic") return make_synthetic(config);
-  if (d.kind == "text") return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
-  if (d.kind == "idx") {
-    IdxData data = load_idx(d.path);
-    std::string what = "IDX '" + data.dir + "'";
-    ImageSet test =
-        held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
-    return make_image_source(std::move(data.train), std::move(test), seed, what);
+  switch (d.kind) {
+    case protocol::DataKind::Synthetic:
+      return make_synthetic(config);
+    case protocol::DataKind::Text:
+      return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
+    case protocol::DataKind::Idx: {
+      IdxData data = load_idx(d.path);
+      std::string what = "IDX '" + data.dir + "'";
+      ImageSet test =
+          held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
+      return make_image_source(std::move(data.train), std::move(test), seed, what);
+    }
+    case protocol::DataKind::Cifar10: {
+      CifarData data = load_cifar10(d.path);
+      std::string what =
+          "CIFAR-10 '" + data.dir + "' (" + std::to_string(data.train_files) + " train files)";
+      ImageSet test =
+          held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
+      return make_image_source(std::move(data.train), std::move(test), seed, what);
+    }
   }
-  if (d.kind == "cifar10") {
-    CifarData data = load_cifar10(d.path);
-    std::string what =
-        "CIFAR-10 '" + data.dir + "' (" + std::to_string(data.train_files) + " train files)";
-    ImageSet test =
-        held_out(&data.train, std::move(data.test), data.has_test, d.val_fraction, &what);
-    return make_image_source(std::move(data.train), std::move(test), seed, what);
-  }
-  throw std::invalid_argument("unknown data.kind \"" + d.kind + "\"");
+  throw std::invalid_argument("unknown data.kind");
 }
 
 }  // namespace moe::data

@@ -134,11 +134,12 @@ void keep_beating(std::shared_ptr<Heartbeat> heartbeat, c10::intrusive_ptr<c10d:
 
 // NCCL carries the collectives on CUDA tensors where this build has it: "nccl" asks for it, "auto"
 // takes it when a CUDA device is visible. Gloo stays for host tensors (losses, flags, strings).
-bool wants_nccl(const std::string& backend) {
+bool wants_nccl(protocol::Backend backend) {
 #ifdef MOE_ENGINE_CUDA
-  return backend == "nccl" || (backend == "auto" && torch::cuda::is_available());
+  return backend == protocol::Backend::Nccl ||
+         (backend == protocol::Backend::Auto && torch::cuda::is_available());
 #else
-  if (backend == "nccl") {
+  if (backend == protocol::Backend::Nccl) {
     throw std::invalid_argument("parallel.backend \"nccl\" needs a CUDA build of moe-train");
   }
   return false;
@@ -181,7 +182,7 @@ void PendingWork::wait() {
   work_.reset();
 }
 
-ProcessGroup::ProcessGroup(const launch::RankLayout& layout, const std::string& backend,
+ProcessGroup::ProcessGroup(const launch::RankLayout& layout, protocol::Backend backend,
                            std::chrono::milliseconds timeout)
     : layout_(layout), timeout_(timeout), impl_(std::make_unique<Impl>()) {
   if (layout.world_size == 1) return;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "launch/rank_layout.h"
+#include "protocol/config_enums.h"
 
 namespace moe::dist {
 
@@ -44,8 +45,8 @@ class PendingWork {
 class ProcessGroup {
  public:
   // Joins the group described by `layout` (TCPStore rendezvous at master_addr:master_port, rank 0
-  // serving it). backend: "auto", "gloo" or "nccl" (parallel.backend).
-  ProcessGroup(const launch::RankLayout& layout, const std::string& backend,
+  // serving it). backend: parallel.backend.
+  ProcessGroup(const launch::RankLayout& layout, protocol::Backend backend,
                std::chrono::milliseconds timeout);
   // Bounded: after a failed collective, c10d's objects are left to the ending process instead of
   // waiting for peers that are gone.

@@ -13,11 +13,11 @@ bool is_moe_block(int64_t index, int64_t every) {
 
 at::Tensor apply_activation(const at::Tensor& x, Activation act) {
   switch (act) {
-    case Activation::relu:
+    case Activation::Relu:
       return torch::relu(x);
-    case Activation::silu:
+    case Activation::Silu:
       return torch::silu(x);
-    case Activation::gelu:
+    case Activation::Gelu:
       break;
   }
   return torch::gelu(x);  // exact (erf) form, as the experts use
@@ -37,8 +37,7 @@ FeedForward::FeedForward(torch::nn::Module& owner, int64_t dim, const protocol::
   if (use_moe) {
     moe_ = owner.register_module("moe", MoeLayer(dim, config));
   } else {
-    ffn_ = owner.register_module("ffn",
-                                 DenseFfn(dim, config.hidden, parse_activation(config.activation)));
+    ffn_ = owner.register_module("ffn", DenseFfn(dim, config.hidden, config.activation));
   }
 }
 

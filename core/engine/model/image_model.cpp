@@ -14,8 +14,8 @@ torch::nn::LayerNorm layer_norm(int64_t dim) {
 }
 }  // namespace
 
-ImageShape image_shape_for(const std::string& data_kind) {
-  if (data_kind == "cifar10") return {3, 32};
+ImageShape image_shape_for(protocol::DataKind data_kind) {
+  if (data_kind == protocol::DataKind::Cifar10) return {3, 32};
   return {1, 28};
 }
 
@@ -28,10 +28,7 @@ at::Tensor ImageBlockImpl::forward(const at::Tensor& x, MoeLosses& losses) {
 
 ImageModelImpl::ImageModelImpl(const protocol::ModelConfig& model, const protocol::MoeConfig& moe,
                                ImageShape shape)
-    : shape_(shape),
-      dim_(model.dim),
-      grid_(shape.size / kPatch),
-      act_(parse_activation(moe.activation)) {
+    : shape_(shape), dim_(model.dim), grid_(shape.size / kPatch), act_(moe.activation) {
   // A 3x3 conv gives each 4x4 patch its edges and neighbourhood before the strided patch conv
   // makes tokens; half the token width is plenty there and keeps the stem cheap.
   const int64_t stem = std::max<int64_t>(dim_ / 2, 8);

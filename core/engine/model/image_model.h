@@ -17,7 +17,7 @@ struct ImageShape {
   int64_t channels = 1, size = 28;
 };
 // cifar10 -> 3x32x32, anything else (idx, synthetic) -> 1x28x28.
-ImageShape image_shape_for(const std::string& data_kind);
+ImageShape image_shape_for(protocol::DataKind data_kind);
 
 // x + ffn(norm(x)), the FFN being `moe` or `ffn`.
 class ImageBlockImpl : public torch::nn::Module {

@@ -28,29 +28,35 @@ at::ScalarType loss_dtype(at::ScalarType dtype) {
   return dtype == at::kDouble ? at::kDouble : at::kFloat;
 }
 
-at::ScalarType parse_dtype(const std::string& name) {
-  if (name == "float32" || name == "float16") return at::kFloat;  // no float16 kernels on CPU
-  if (name == "float64") return at::kDouble;
-  if (name == "bfloat16") return at::kBFloat16;
-  throw std::invalid_argument("unknown train.dtype '" + name +
-                              "' (expected float32, float64, bfloat16 or float16)");
+at::ScalarType torch_dtype(protocol::Dtype dtype) {
+  switch (dtype) {
+    case protocol::Dtype::Float64:
+      return at::kDouble;
+    case protocol::Dtype::BFloat16:
+      return at::kBFloat16;
+    case protocol::Dtype::Float32:
+    case protocol::Dtype::Float16:  // no float16 kernels on CPU
+      return at::kFloat;
+  }
+  throw std::invalid_argument("unknown train.dtype");
 }
 
 std::shared_ptr<ModelImpl> make_model(const protocol::RunConfig& config) {
-  const auto& kind = config.model.kind;
   std::shared_ptr<ModelImpl> model;
-  if (kind == "helloworld") {
-    model = std::make_shared<HelloworldModelImpl>(config.model.dim, config.moe);
-  } else if (kind == "lm") {
-    model = std::make_shared<LmModelImpl>(config.model, config.moe);
-  } else if (kind == "image") {
-    model = std::make_shared<ImageModelImpl>(config.model, config.moe,
-                                             image_shape_for(config.data.kind));
-  } else {
-    throw std::invalid_argument("unknown model.kind '" + kind +
-                                "' (expected helloworld, lm or image)");
+  switch (config.model.kind) {
+    case protocol::ModelKind::HelloWorld:
+      model = std::make_shared<HelloworldModelImpl>(config.model.dim, config.moe);
+      break;
+    case protocol::ModelKind::Lm:
+      model = std::make_shared<LmModelImpl>(config.model, config.moe);
+      break;
+    case protocol::ModelKind::Image:
+      model = std::make_shared<ImageModelImpl>(config.model, config.moe,
+                                               image_shape_for(config.data.kind));
+      break;
   }
-  model->to(parse_dtype(config.train.dtype));
+  if (!model) throw std::invalid_argument("unknown model.kind");
+  model->to(torch_dtype(config.train.dtype));
   return model;
 }
 

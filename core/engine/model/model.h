@@ -45,7 +45,7 @@ class ModelImpl : public torch::nn::Module {
 // The dtype losses are reported in for a model in `dtype`: float64 stays, the rest is float32.
 at::ScalarType loss_dtype(at::ScalarType dtype);
 // train.dtype as a torch dtype ("float16" trains in float32 on the CPU); std::invalid_argument.
-at::ScalarType parse_dtype(const std::string& name);
+at::ScalarType torch_dtype(protocol::Dtype dtype);
 
 // The model for config.model / config.moe, parameters in train.dtype, initialised from the
 // current torch seed (the trainer seeds with config.seed first).

@@ -29,13 +29,13 @@ void for_each_row_run(const at::Tensor& t, Fn&& fn) {
 
 void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
   switch (act) {
-    case Activation::gelu:
+    case Activation::Gelu:
       at::gelu_out(out, z);
       break;
-    case Activation::relu:
+    case Activation::Relu:
       at::clamp_min_out(out, z, 0);
       break;
-    case Activation::silu:
+    case Activation::Silu:
       at::silu_out(out, z);
       break;
   }
@@ -64,13 +64,13 @@ void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation 
     auto g = grad[e].slice(0, r0, r1);
     const auto zc = z[e].slice(0, r0, r1);
     switch (act) {
-      case Activation::gelu:
+      case Activation::Gelu:
         at::gelu_backward_out(g, g, zc);
         break;
-      case Activation::relu:
+      case Activation::Relu:
         g.masked_fill_(zc <= 0, 0);
         break;
-      case Activation::silu:
+      case Activation::Silu:
         at::silu_backward_out(g, g, zc);
         break;
     }

@@ -7,13 +7,6 @@
 
 namespace moe {
 
-Activation parse_activation(const std::string& name) {
-  if (name == "gelu") return Activation::gelu;
-  if (name == "relu") return Activation::relu;
-  if (name == "silu") return Activation::silu;
-  throw std::invalid_argument("unknown activation '" + name + "' (expected gelu, relu or silu)");
-}
-
 void ExpertsImpl::add_weight(size_t slot, const std::string& name, const at::Tensor& value,
                              WeightRole role) {
   TORCH_CHECK(slot < kMaxWeights, "an experts kind has at most ", kMaxWeights, " weights");
@@ -43,9 +36,9 @@ std::vector<at::Tensor> ExpertsImpl::weights() const {
 }
 
 Experts make_experts(int64_t model_dim, const protocol::MoeConfig& config) {
-  std::shared_ptr<ExpertsImpl> experts = std::make_shared<FfnExpertsImpl>(
-      config.experts, model_dim, config.hidden, parse_activation(config.activation),
-      config.fc1_bias, config.fc2_bias);
+  std::shared_ptr<ExpertsImpl> experts =
+      std::make_shared<FfnExpertsImpl>(config.experts, model_dim, config.hidden, config.activation,
+                                       config.fc1_bias, config.fc2_bias);
   return Experts(std::move(experts));
 }
 

@@ -17,8 +17,8 @@
 
 namespace moe {
 
-enum class Activation { gelu, relu, silu };
-Activation parse_activation(const std::string& name);
+// The experts' activation is moe.activation's value itself.
+using protocol::Activation;
 
 // What a weight is to the dispatchers: [E, H, ...] with the expert's hidden units along axis 1
 // (cut when experts are sharded), or an output bias [E, M] added once after the hidden units'

@@ -116,7 +116,7 @@ void MoeLayerImpl::set_routing(const protocol::MoeConfig& config) {
   if (config.experts != c.experts || config.hidden != c.hidden || config.gate != c.gate ||
       config.activation != c.activation || config.fc1_bias != c.fc1_bias ||
       config.fc2_bias != c.fc2_bias ||
-      (c.gate == "cosine" && config.cosine_proj_dim != c.cosine_proj_dim)) {
+      (c.gate == protocol::Gate::Cosine && config.cosine_proj_dim != c.cosine_proj_dim)) {
     throw std::invalid_argument(
         "experts, hidden, gate, activation, fc1_bias, fc2_bias and cosine_proj_dim shape the "
         "layer's parameters and cannot change");

@@ -29,11 +29,13 @@ double dtype_eps(at::ScalarType t) {
 }
 
 std::shared_ptr<GateImpl> make_gate(int64_t dim, const protocol::MoeConfig& c) {
-  if (c.gate == "top") return std::make_shared<TopGateImpl>(dim, c.experts);
-  if (c.gate == "cosine") {
-    return std::make_shared<CosineGateImpl>(dim, c.experts, c.cosine_proj_dim, c.cosine_init_t);
+  switch (c.gate) {
+    case protocol::Gate::Top:
+      return std::make_shared<TopGateImpl>(dim, c.experts);
+    case protocol::Gate::Cosine:
+      return std::make_shared<CosineGateImpl>(dim, c.experts, c.cosine_proj_dim, c.cosine_init_t);
   }
-  throw std::invalid_argument("unknown gate '" + c.gate + "' (expected top or cosine)");
+  throw std::invalid_argument("unknown moe.gate");
 }
 
 }  // namespace
@@ -81,10 +83,10 @@ at::Tensor SoftmaxTopKRouter::gate_values(const at::Tensor& scores, const Routin
 }
 
 at::Tensor SoftmaxTopKRouter::aux_loss(const Routing& r, const RouteContext& where) const {
-  if (config_.aux_loss == "gshard") {
+  if (config_.aux_loss == protocol::AuxLoss::GShard) {
     return gshard_loss(r.scores, r.plan.first_counts, r.plan.group_tokens);
   }
-  if (config_.aux_loss == "load_importance") {
+  if (config_.aux_loss == protocol::AuxLoss::LoadImportance) {
     GroupSum over_group;
     if (where.over_group()) {
       over_group = [g = where.group](const at::Tensor& t) { return all_reduce_sum(t, *g); };

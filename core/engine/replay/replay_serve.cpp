@@ -127,12 +127,12 @@ class ReplayServer {
     };
     fixed("experts", moe.experts == loaded.experts, moe.experts);
     fixed("hidden", moe.hidden == loaded.hidden, moe.hidden);
-    fixed("gate", moe.gate == loaded.gate, moe.gate);
-    fixed("activation", moe.activation == loaded.activation, moe.activation);
+    fixed("gate", moe.gate == loaded.gate, to_string(moe.gate));
+    fixed("activation", moe.activation == loaded.activation, to_string(moe.activation));
     fixed("fc1_bias", moe.fc1_bias == loaded.fc1_bias, moe.fc1_bias);
     fixed("fc2_bias", moe.fc2_bias == loaded.fc2_bias, moe.fc2_bias);
     fixed("cosine_proj_dim",
-          loaded.gate != "cosine" || moe.cosine_proj_dim == loaded.cosine_proj_dim,
+          loaded.gate != protocol::Gate::Cosine || moe.cosine_proj_dim == loaded.cosine_proj_dim,
           moe.cosine_proj_dim);
   }
 

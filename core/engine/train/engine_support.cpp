@@ -12,22 +12,23 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
                                                       int64_t world, int64_t local_ranks) {
   std::vector<protocol::ConfigProblem> problems = protocol::layout_problems(config, world);
   const std::string why_not_cuda = cuda_unavailable_reason();
-  if (config.train.device == "cuda" && !why_not_cuda.empty()) {
+  if (config.train.device == protocol::Device::Cuda && !why_not_cuda.empty()) {
     problems.push_back({"/train/device", "\"cuda\" is not available: " + why_not_cuda});
   }
   // NCCL runs one rank per GPU: two ranks on one device would share it and deadlock or fail in
   // NCCL's own set-up, long after start.
-  const std::string& backend = config.parallel.backend;
+  const protocol::Backend backend = config.parallel.backend;
   const int64_t gpus = cuda_device_count();
   if (world > 1 && why_not_cuda.empty() && resolved_device(config) == "cuda" &&
-      (backend == "nccl" || backend == "auto") && local_ranks > gpus) {
+      (backend == protocol::Backend::Nccl || backend == protocol::Backend::Auto) &&
+      local_ranks > gpus) {
     problems.push_back(
         {"/parallel/backend", std::to_string(local_ranks) + " ranks on this machine but " +
                                   std::to_string(gpus) + " CUDA device" + (gpus == 1 ? "" : "s") +
                                   " visible: NCCL needs a GPU for each rank (start at most " +
                                   std::to_string(gpus) + " ranks per machine)"});
   }
-  if (config.train.dtype == "float16" && resolved_device(config) != "cuda") {
+  if (config.train.dtype == protocol::Dtype::Float16 && resolved_device(config) != "cuda") {
     problems.push_back(
         {"/train/dtype",
          "\"float16\" trains on CUDA only (with dynamic loss scaling), and " +
@@ -38,7 +39,7 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
 }
 
 std::string resolved_device(const protocol::RunConfig& config) {
-  if (config.train.device != "auto") return config.train.device;
+  if (config.train.device != protocol::Device::Auto) return to_string(config.train.device);
   return cuda_unavailable_reason().empty() ? "cuda" : "cpu";
 }
 

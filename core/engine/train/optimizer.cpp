@@ -157,13 +157,13 @@ void Optimizer::load_state(const io::TensorMap& state) {
 
 std::unique_ptr<Optimizer> make_optimizer(const protocol::TrainConfig& config,
                                           std::vector<NamedParameter> params) {
-  if (config.optimizer == "sgd") {
-    return std::make_unique<Sgd>(std::move(params), config.momentum, config.weight_decay);
+  switch (config.optimizer) {
+    case protocol::Optimizer::Sgd:
+      return std::make_unique<Sgd>(std::move(params), config.momentum, config.weight_decay);
+    case protocol::Optimizer::AdamW:
+      return std::make_unique<AdamW>(std::move(params), config.weight_decay);
   }
-  if (config.optimizer == "adamw") {
-    return std::make_unique<AdamW>(std::move(params), config.weight_decay);
-  }
-  throw std::invalid_argument("train.optimizer: unknown \"" + config.optimizer + "\"");
+  throw std::invalid_argument("train.optimizer: unknown value");
 }
 
 }  // namespace moe::train

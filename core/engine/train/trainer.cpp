@@ -108,8 +108,8 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
       device_);
   hosts_ = gather_hosts(group_, host_name());
   group_.name_hosts(hosts_);
-  amp_ = config_.train.amp && config_.train.dtype == "float32";
-  if (config_.train.dtype == "float16") scaler_.emplace();
+  amp_ = config_.train.amp && config_.train.dtype == protocol::Dtype::Float32;
+  if (config_.train.dtype == protocol::Dtype::Float16) scaler_.emplace();
   if (config_.telemetry.capture_every > 0) {
     capture_ = std::make_unique<LayerCapture>(config_.telemetry, dir_.path, *model_, parts_.shards,
                                               group_, telemetry_, log_);
@@ -138,10 +138,10 @@ void Trainer::emit_run_start() {
   telemetry_.write_event(e);
   log_.info("run directory " + dir_.path);
   const size_t layers = model_->moe_layers().size();
-  log_.info("model " + config_.model.kind + ": " + with_thousands(counts.total()) +
+  log_.info("model " + to_string(config_.model.kind) + ": " + with_thousands(counts.total()) +
             " parameters (" + with_thousands(counts.experts) + " in experts, " +
             with_thousands(counts.dense) + " dense), " + std::to_string(layers) +
-            (layers == 1 ? " MoE layer, " : " MoE layers, ") + config_.train.dtype +
+            (layers == 1 ? " MoE layer, " : " MoE layers, ") + to_string(config_.train.dtype) +
             (amp_ ? " with bfloat16 autocast" : "") +
             (scaler_ ? " with dynamic loss scaling" : ""));
   log_.info("data: " + data_->describe());

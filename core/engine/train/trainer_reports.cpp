@@ -110,7 +110,7 @@ void Trainer::record_adaptive_r(int64_t step, double step_ms) {
 }
 
 std::optional<double> Trainer::tutel_tflops(int64_t tokens, double step_ms) const {
-  if (config_.model.kind != "helloworld") return std::nullopt;
+  if (config_.model.kind != protocol::ModelKind::HelloWorld) return std::nullopt;
   const double k = static_cast<double>(std::min(config_.moe.top_k, config_.moe.experts));
   const double flops = protocol::expert_train_flops(static_cast<double>(tokens), k,
                                                     config_.model.dim, config_.moe.hidden);

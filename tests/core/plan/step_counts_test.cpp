@@ -14,7 +14,7 @@ namespace {
 // float32, AdamW. Expert parameters: 2 E H M + E H + E M = 1024 + 64 + 32 = 1120; gate E M = 32.
 protocol::RunConfig tiny() {
   protocol::RunConfig c;
-  c.model.kind = "helloworld";
+  c.model.kind = moe::protocol::ModelKind::HelloWorld;
   c.model.dim = 8;
   c.model.seq_len = 4;
   c.moe.experts = 4;
@@ -22,8 +22,8 @@ protocol::RunConfig tiny() {
   c.moe.hidden = 16;
   c.moe.capacity_factor = 1.0;
   c.train.batch_size = 2;
-  c.train.dtype = "float32";
-  c.train.optimizer = "adamw";
+  c.train.dtype = moe::protocol::Dtype::Float32;
+  c.train.optimizer = moe::protocol::Optimizer::AdamW;
   return c;
 }
 
@@ -90,7 +90,8 @@ TEST(PlanCounts, TwoRanksExpertParallel) {
 
 TEST(PlanCounts, LayersAfterOthersPassGradientsBackThroughEverything) {
   protocol::RunConfig c = tiny();
-  c.model.kind = "lm";  // attention before the MoE layer: its input needs a gradient
+  c.model.kind =
+      moe::protocol::ModelKind::Lm;  // attention before the MoE layer: its input needs a gradient
   c.model.layers = 1;
   c.model.heads = 2;
   c.model.vocab = 16;

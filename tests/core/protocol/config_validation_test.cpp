@@ -176,10 +176,10 @@ TEST(Validate, ParallelRulesUseNodesTimesNproc) {
 TEST(Validate, ProblemsComeInKeyOrder) {
   RunConfig c;
   c.parallel.nproc = 3;
-  c.parallel.backend = "nccl";
+  c.parallel.backend = moe::protocol::Backend::Nccl;
   c.parallel.a2a_overlap_degree = 0;
   c.parallel.timeout_s = -1;
-  c.train.device = "cpu";
+  c.train.device = moe::protocol::Device::Cpu;
   c.train.batch_size = 4;
   c.telemetry.every = 0;
   EXPECT_THAT(pointers(validate(c)),
@@ -214,7 +214,7 @@ TEST(Validate, NonFiniteDoublesAreReported) {
 TEST(Validate, ExtremeIntegersDoNotOverflow) {
   RunConfig c;
   c.model.dim = std::numeric_limits<int64_t>::min();
-  c.model.kind = "lm";
+  c.model.kind = moe::protocol::ModelKind::Lm;
   c.moe.experts = std::numeric_limits<int64_t>::min();
   c.moe.top_k = std::numeric_limits<int64_t>::max();
   c.parallel.nproc = std::numeric_limits<int64_t>::min();
@@ -253,8 +253,8 @@ TEST(Validate, CheckFillsOut) {
 TEST(Validate, DataPathMustExist) {
   TempDir dir;
   RunConfig c;
-  c.model.kind = "image";
-  c.data.kind = "idx";
+  c.model.kind = moe::protocol::ModelKind::Image;
+  c.data.kind = moe::protocol::DataKind::Idx;
   c.data.path = dir.file("missing");
   EXPECT_THAT(formatted(validate(c)),
               ElementsAre("/data/path: not found: \"" + c.data.path.substr(0, 40) +

@@ -110,8 +110,8 @@ TEST(LayoutProblems, BatchMustSplitEvenlyOverTheRanks) {
 TEST(LayoutProblems, OverlapDegreeAndBackend) {
   RunConfig c = config(8, 16);
   c.parallel.a2a_overlap_degree = 0;
-  c.parallel.backend = "nccl";
-  c.train.device = "cpu";
+  c.parallel.backend = moe::protocol::Backend::Nccl;
+  c.train.device = moe::protocol::Device::Cpu;
   EXPECT_THAT(formatted(layout_problems(c, 2)),
               ElementsAre(R"(/parallel/backend: "nccl" needs a GPU, but train.device is "cpu")",
                           "/parallel/a2a_overlap_degree: must be >= 1, got 0"));

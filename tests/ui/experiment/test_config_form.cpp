@@ -27,6 +27,10 @@ struct KeyCounter {
   void field(const char*, const T&) {
     ++keys;
   }
+  template <class E>
+  void choice(const char*, const E&) {
+    ++keys;
+  }
   void int_or_auto(const char*, const int64_t&, int64_t) { ++keys; }
   template <class F>
   void section(const char*, F&& body) {

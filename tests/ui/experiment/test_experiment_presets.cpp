@@ -80,7 +80,7 @@ class TestExperimentPresets : public QObject {
     moe::ui::ExperimentFileActions actions(&doc, &window);
     QVERIFY(!actions.presetMenu()->isEmpty());
     QVERIFY(actions.openPreset("tiny-lm"));
-    QCOMPARE(doc.config().model.kind, std::string("lm"));
+    QCOMPARE(doc.config().model.kind, moe::protocol::ModelKind::Lm);
     QVERIFY(doc.filePath().isEmpty());  // Save asks where to write
     QCOMPARE(doc.displayName(), QString("tiny-lm (preset)"));
   }

@@ -31,7 +31,7 @@ namespace {
 // The lm preset scaled up: 64 experts, bfloat16, a batch that divides among 1024 ranks.
 RunConfig bigLm() {
   RunConfig c;
-  c.model.kind = "lm";
+  c.model.kind = moe::protocol::ModelKind::Lm;
   c.model.dim = 2048;
   c.model.layers = 24;
   c.model.heads = 16;
@@ -41,7 +41,7 @@ RunConfig bigLm() {
   c.moe.top_k = 2;
   c.moe.hidden = 8192;
   c.train.batch_size = 1024;
-  c.train.dtype = "bfloat16";
+  c.train.dtype = moe::protocol::Dtype::BFloat16;
   c.parallel.adaptive_r = moe::protocol::kAdaptiveRAuto;
   return c;
 }
@@ -49,7 +49,7 @@ RunConfig bigLm() {
 // 24 experts and a batch of 48: not every power of two can run it.
 RunConfig oddLm() {
   RunConfig c;
-  c.model.kind = "lm";
+  c.model.kind = moe::protocol::ModelKind::Lm;
   c.model.dim = 128;
   c.model.layers = 2;
   c.model.heads = 4;

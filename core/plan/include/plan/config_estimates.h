@@ -108,6 +108,6 @@ double dense_forward_flops(const protocol::RunConfig& config, double samples);
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
-int64_t dtype_bytes(const std::string& dtype);
+int64_t dtype_bytes(protocol::Dtype dtype);
 
 }  // namespace moe::plan

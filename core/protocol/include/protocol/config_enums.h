@@ -1,23 +1,97 @@
-// The allowed values of RunConfig's string-valued keys (docs/PROTOCOL.md, "RunConfig"). The GUI
-// fills its combo boxes from these; validate() checks against them.
+// The typed values of RunConfig's choice keys (docs/PROTOCOL.md, "RunConfig"). RunConfig holds
+// these enums, so code compares `c.moe.gate == Gate::Cosine`, never strings; JSON, --set and the
+// GUI's combo boxes use each value's name from ConfigEnum<E>::names (declaration order).
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace moe::protocol {
 
-inline constexpr std::array<std::string_view, 3> kModelKinds = {"helloworld", "lm", "image"};
-inline constexpr std::array<std::string_view, 3> kActivations = {"gelu", "relu", "silu"};
-inline constexpr std::array<std::string_view, 2> kGates = {"top", "cosine"};
-inline constexpr std::array<std::string_view, 3> kAuxLosses = {"gshard", "load_importance", "none"};
-inline constexpr std::array<std::string_view, 3> kBackends = {"auto", "gloo", "nccl"};
-inline constexpr std::array<std::string_view, 2> kOptimizers = {"adamw", "sgd"};
-inline constexpr std::array<std::string_view, 3> kSchedules = {"constant", "cosine", "linear"};
-inline constexpr std::array<std::string_view, 4> kDtypes = {"float32", "float64", "bfloat16",
-                                                            "float16"};
-inline constexpr std::array<std::string_view, 3> kDevices = {"auto", "cpu", "cuda"};
-inline constexpr std::array<std::string_view, 4> kDataKinds = {"synthetic", "text", "idx",
-                                                               "cifar10"};
+enum class ModelKind { HelloWorld, Lm, Image };
+enum class Activation { Gelu, Relu, Silu };
+enum class Gate { Top, Cosine };
+enum class AuxLoss { GShard, LoadImportance, None };
+enum class Backend { Auto, Gloo, Nccl };
+enum class Optimizer { AdamW, Sgd };
+enum class Schedule { Constant, Cosine, Linear };
+enum class Dtype { Float32, Float64, BFloat16, Float16 };
+enum class Device { Auto, Cpu, Cuda };
+enum class DataKind { Synthetic, Text, Idx, Cifar10 };
+
+// The JSON name of each value, indexed by the enum's underlying value (specialised below).
+template <class E>
+struct ConfigEnum;
+
+// The value named `name`, or nullopt when no value has that name.
+template <class E>
+constexpr std::optional<E> enum_from_name(std::string_view name) {
+  const auto& names = ConfigEnum<E>::names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<E>(i);
+  }
+  return std::nullopt;
+}
+
+namespace detail {
+template <class... Names>
+constexpr std::array<std::string_view, sizeof...(Names)> enum_names(Names... names) {
+  return {names...};
+}
+}  // namespace detail
+
+// Also gives nlohmann::json the names (to_json / from_json, found by ADL), so a value never turns
+// into a JSON integer.
+#define MOE_CONFIG_ENUM_NAMES(E, ...)                                       \
+  template <>                                                               \
+  struct ConfigEnum<E> {                                                    \
+    static constexpr auto names = detail::enum_names(__VA_ARGS__);          \
+  };                                                                        \
+  template <class Json>                                                     \
+  void to_json(Json& j, const E& value) {                                   \
+    j = std::string(ConfigEnum<E>::names[static_cast<std::size_t>(value)]); \
+  }                                                                         \
+  template <class Json>                                                     \
+  void from_json(const Json& j, E& value) {                                 \
+    const std::string name = j.template get<std::string>();                 \
+    const std::optional<E> v = enum_from_name<E>(name);                     \
+    if (!v) throw std::invalid_argument("unknown " #E " \"" + name + "\""); \
+    value = *v;                                                             \
+  }
+
+MOE_CONFIG_ENUM_NAMES(ModelKind, "helloworld", "lm", "image");
+MOE_CONFIG_ENUM_NAMES(Activation, "gelu", "relu", "silu");
+MOE_CONFIG_ENUM_NAMES(Gate, "top", "cosine");
+MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none");
+MOE_CONFIG_ENUM_NAMES(Backend, "auto", "gloo", "nccl");
+MOE_CONFIG_ENUM_NAMES(Optimizer, "adamw", "sgd");
+MOE_CONFIG_ENUM_NAMES(Schedule, "constant", "cosine", "linear");
+MOE_CONFIG_ENUM_NAMES(Dtype, "float32", "float64", "bfloat16", "float16");
+MOE_CONFIG_ENUM_NAMES(Device, "auto", "cpu", "cuda");
+MOE_CONFIG_ENUM_NAMES(DataKind, "synthetic", "text", "idx", "cifar10");
+#undef MOE_CONFIG_ENUM_NAMES
+
+template <class E, class = void>
+struct is_config_enum : std::false_type {};
+template <class E>
+struct is_config_enum<E, std::void_t<decltype(ConfigEnum<E>::names)>> : std::true_type {};
+template <class E>
+inline constexpr bool is_config_enum_v = is_config_enum<E>::value;
+
+template <class E, class = std::enable_if_t<is_config_enum_v<E>>>
+constexpr std::string_view enum_name(E value) {
+  return ConfigEnum<E>::names[static_cast<std::size_t>(value)];
+}
+
+// For messages: "model " + to_string(c.model.kind).
+template <class E, class = std::enable_if_t<is_config_enum_v<E>>>
+std::string to_string(E value) {
+  return std::string(enum_name(value));
+}
 
 }  // namespace moe::protocol

@@ -4,6 +4,8 @@
 // A visitor provides:
 //   template <class T> void field(const char* key, T& value);   // T: int64_t, double, bool, string
 //   template <class F> void section(const char* key, F&& body);  // a nested object
+//   template <class E> void choice(const char* key, E& value);  // E: a config_enums.h enum,
+//       // written in JSON as its name
 //   template <class I> void int_or_auto(const char* key, I& value, int64_t auto_value);
 //       // I: int64_t. An integer >= 0, or the string "auto" in JSON, held as `auto_value`.
 #pragma once
@@ -20,7 +22,7 @@ void visit_config(Config& c, Visitor& v) {
   v.field("seed", c.seed);
   v.section("model", [&] {
     auto& m = c.model;
-    v.field("kind", m.kind);
+    v.choice("kind", m.kind);
     v.field("dim", m.dim);
     v.field("layers", m.layers);
     v.field("heads", m.heads);
@@ -33,8 +35,8 @@ void visit_config(Config& c, Visitor& v) {
     v.field("experts", m.experts);
     v.field("top_k", m.top_k);
     v.field("hidden", m.hidden);
-    v.field("activation", m.activation);
-    v.field("gate", m.gate);
+    v.choice("activation", m.activation);
+    v.choice("gate", m.gate);
     v.field("capacity_factor", m.capacity_factor);
     v.field("gate_noise", m.gate_noise);
     v.field("fp32_gate", m.fp32_gate);
@@ -43,7 +45,7 @@ void visit_config(Config& c, Visitor& v) {
     v.field("postscore", m.postscore);
     v.field("fc1_bias", m.fc1_bias);
     v.field("fc2_bias", m.fc2_bias);
-    v.field("aux_loss", m.aux_loss);
+    v.choice("aux_loss", m.aux_loss);
     v.field("cosine_proj_dim", m.cosine_proj_dim);
     v.field("cosine_init_t", m.cosine_init_t);
     v.field("every", m.every);
@@ -56,7 +58,7 @@ void visit_config(Config& c, Visitor& v) {
     auto& p = c.parallel;
     v.field("nodes", p.nodes);
     v.field("nproc", p.nproc);
-    v.field("backend", p.backend);
+    v.choice("backend", p.backend);
     v.field("expert_parallel", p.expert_parallel);
     v.int_or_auto("adaptive_r", p.adaptive_r, kAdaptiveRAuto);
     v.field("a2a_overlap_degree", p.a2a_overlap_degree);
@@ -67,13 +69,13 @@ void visit_config(Config& c, Visitor& v) {
     v.field("steps", t.steps);
     v.field("batch_size", t.batch_size);
     v.field("grad_accum", t.grad_accum);
-    v.field("optimizer", t.optimizer);
+    v.choice("optimizer", t.optimizer);
     v.field("lr", t.lr);
     v.field("weight_decay", t.weight_decay);
     v.field("momentum", t.momentum);
-    v.field("schedule", t.schedule);
+    v.choice("schedule", t.schedule);
     v.field("warmup_steps", t.warmup_steps);
-    v.field("dtype", t.dtype);
+    v.choice("dtype", t.dtype);
     v.field("amp", t.amp);
     v.field("clip_grad_norm", t.clip_grad_norm);
     v.field("aux_loss_weight", t.aux_loss_weight);
@@ -82,12 +84,12 @@ void visit_config(Config& c, Visitor& v) {
     v.field("eval_batches", t.eval_batches);
     v.field("checkpoint_every", t.checkpoint_every);
     v.field("keep_checkpoints", t.keep_checkpoints);
-    v.field("device", t.device);
+    v.choice("device", t.device);
     v.field("threads", t.threads);
   });
   v.section("data", [&] {
     auto& d = c.data;
-    v.field("kind", d.kind);
+    v.choice("kind", d.kind);
     v.field("path", d.path);
     v.field("val_fraction", d.val_fraction);
   });

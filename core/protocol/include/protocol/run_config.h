@@ -9,12 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/config_enums.h"
 #include "protocol/config_error.h"
 
 namespace moe::protocol {
 
 struct ModelConfig {
-  std::string kind = "helloworld";
+  ModelKind kind = ModelKind::HelloWorld;
   int64_t dim = 512, layers = 1, heads = 8, seq_len = 128, vocab = 256;
   bool tie_embeddings = true;  // lm: the output head shares the token embedding's weight
 };
@@ -26,11 +27,12 @@ struct BiasBalancingConfig {
 
 struct MoeConfig {
   int64_t experts = 8, top_k = 2, hidden = 2048;
-  std::string activation = "gelu", gate = "top";
+  Activation activation = Activation::Gelu;
+  Gate gate = Gate::Top;
   double capacity_factor = 1.0, gate_noise = 0.0;
   bool fp32_gate = true, normalize_gate = true, batch_prioritized_routing = false, postscore = true,
        fc1_bias = true, fc2_bias = true;
-  std::string aux_loss = "gshard";
+  AuxLoss aux_loss = AuxLoss::GShard;
   int64_t cosine_proj_dim = 256;
   double cosine_init_t = 0.5;
   int64_t every = 1;
@@ -45,7 +47,7 @@ inline constexpr int64_t kAdaptiveRAuto = -1;
 struct ParallelConfig {
   int64_t nodes = 1;
   int64_t nproc = 1;  // processes per node
-  std::string backend = "auto";
+  Backend backend = Backend::Auto;
   bool expert_parallel = true;
   int64_t adaptive_r = 1;  // 0, 1, a divisor of the sharding degree, or kAdaptiveRAuto
   int64_t a2a_overlap_degree = 1;
@@ -55,20 +57,21 @@ struct ParallelConfig {
 
 struct TrainConfig {
   int64_t steps = 100, batch_size = 16, grad_accum = 1;
-  std::string optimizer = "adamw";
+  Optimizer optimizer = Optimizer::AdamW;
   double lr = 1e-3, weight_decay = 0.0, momentum = 0.0;
-  std::string schedule = "constant";
+  Schedule schedule = Schedule::Constant;
   int64_t warmup_steps = 0;
-  std::string dtype = "float32";
+  Dtype dtype = Dtype::Float32;
   bool amp = false;
   double clip_grad_norm = 0.0, aux_loss_weight = 0.01, z_loss_weight = 0.0;
   int64_t eval_every = 0, eval_batches = 10, checkpoint_every = 0, keep_checkpoints = 2;
-  std::string device = "auto";
+  Device device = Device::Auto;
   int64_t threads = 0;
 };
 
 struct DataConfig {
-  std::string kind = "synthetic", path = "";
+  DataKind kind = DataKind::Synthetic;
+  std::string path;
   double val_fraction = 0.1;
 };
 

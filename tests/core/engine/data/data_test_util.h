@@ -116,8 +116,8 @@ inline void expect_data_error(const std::function<void()>& f,
 inline protocol::RunConfig config(const std::string& model, const std::string& data,
                                   const std::string& path = "") {
   protocol::RunConfig c;
-  c.model.kind = model;
-  c.data.kind = data;
+  c.model.kind = protocol::enum_from_name<protocol::ModelKind>(model).value();
+  c.data.kind = protocol::enum_from_name<protocol::DataKind>(data).value();
   c.data.path = path;
   return c;
 }

@@ -25,7 +25,7 @@ TEST(SyntheticTest, HelloworldShapesAndDtypes) {
                                                            {"float16", at::kFloat}}) {
     SCOPED_TRACE(name);
     protocol::RunConfig c = synthetic("helloworld");
-    c.train.dtype = name;
+    c.train.dtype = protocol::enum_from_name<protocol::Dtype>(name).value();
     auto s = make_batch_source(c);
     const Batch b = s->next_train(5);
     EXPECT_EQ(b.inputs.sizes(), (at::IntArrayRef{5, 12, 6}));

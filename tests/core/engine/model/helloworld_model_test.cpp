@@ -53,7 +53,7 @@ TEST(HelloworldModel, TutelPresetShapesBuild) {
   config.model.dim = 64;
   config.moe.experts = 2;
   config.moe.hidden = 32;
-  config.moe.activation = "relu";
+  config.moe.activation = moe::protocol::Activation::Relu;
   config.moe.fp32_gate = false;
   auto m = model::make_model(config);
   EXPECT_EQ(m->parameter_counts().experts, 2 * (2 * 32 * 64 + 32 + 64));

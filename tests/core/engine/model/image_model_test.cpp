@@ -51,7 +51,7 @@ TEST(ImageModel, ParameterNames) {
 
 TEST(ImageModel, Cifar10TakesThreeChannelsOf32x32) {
   auto config = small_config("image");
-  config.data.kind = "cifar10";
+  config.data.kind = moe::protocol::DataKind::Cifar10;
   auto m = make_image(config);
   EXPECT_EQ(m->grid(), 8);
   auto batch = make_batch(config, 2);
@@ -73,7 +73,7 @@ TEST(ImageModel, RejectsImagesOfAnotherShape) {
   }
   EXPECT_THROW(m->forward({torch::randn({2, 1, 28, 28}), torch::zeros({3}, torch::kLong)}),
                std::invalid_argument);
-  config.data.kind = "cifar10";
+  config.data.kind = moe::protocol::DataKind::Cifar10;
   EXPECT_THROW(make_image(config)->forward({torch::randn({2, 1, 28, 28}), targets}),
                std::invalid_argument);
 }

@@ -66,7 +66,7 @@ TEST(LmModel, ParameterNames) {
 
 TEST(LmModel, CosineGateNamesUnderTheBlockPrefix) {
   auto config = small_config("lm");
-  config.moe.gate = "cosine";
+  config.moe.gate = moe::protocol::Gate::Cosine;
   const auto names = param_names(*make_lm(config));
   for (const char* n : {"blocks.1.moe.gates.0.cosine_projector.weight",
                         "blocks.1.moe.gates.0.cosine_projector.bias",

@@ -15,7 +15,7 @@ namespace moe::test {
 inline protocol::RunConfig small_config(const std::string& kind,
                                         const std::string& dtype = "float32") {
   protocol::RunConfig c;
-  c.model.kind = kind;
+  c.model.kind = protocol::enum_from_name<protocol::ModelKind>(kind).value();
   c.model.dim = 16;
   c.model.layers = 2;
   c.model.heads = 2;
@@ -24,8 +24,10 @@ inline protocol::RunConfig small_config(const std::string& kind,
   c.moe.top_k = 2;
   c.moe.hidden = 24;
   c.moe.cosine_proj_dim = 8;
-  c.train.dtype = dtype;
-  c.data.kind = kind == "lm" ? "text" : kind == "image" ? "idx" : "synthetic";
+  c.train.dtype = protocol::enum_from_name<protocol::Dtype>(dtype).value();
+  c.data.kind = kind == "lm"      ? protocol::DataKind::Text
+                : kind == "image" ? protocol::DataKind::Idx
+                                  : protocol::DataKind::Synthetic;
   return c;
 }
 
@@ -34,15 +36,15 @@ inline data::Batch make_batch(const protocol::RunConfig& c, int64_t b, uint64_t 
   torch::manual_seed(seed);
   data::Batch batch;
   const auto& kind = c.model.kind;
-  if (kind == "helloworld") {
+  if (kind == protocol::ModelKind::HelloWorld) {
     batch.inputs = torch::randn({b, c.model.seq_len, c.model.dim});
     batch.targets = torch::zeros({b}, torch::kLong);
-  } else if (kind == "lm") {
+  } else if (kind == protocol::ModelKind::Lm) {
     auto seq = torch::randint(0, c.model.vocab, {b, c.model.seq_len + 1}, torch::kLong);
     batch.inputs = seq.slice(1, 0, -1).contiguous();
     batch.targets = seq.slice(1, 1).contiguous();
   } else {
-    const bool cifar = c.data.kind == "cifar10";
+    const bool cifar = c.data.kind == moe::protocol::DataKind::Cifar10;
     batch.inputs = torch::randn({b, cifar ? 3 : 1, cifar ? 32 : 28, cifar ? 32 : 28});
     batch.targets = torch::randint(0, 10, {b}, torch::kLong);
   }

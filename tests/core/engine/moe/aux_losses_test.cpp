@@ -80,7 +80,7 @@ TEST(LayerLosses, LoadImportanceZLossAndNone) {
   auto c = small_moe(6, 2);
   c.fp32_gate = false;
   c.gate_noise = 0.5;
-  c.aux_loss = "load_importance";
+  c.aux_loss = moe::protocol::AuxLoss::LoadImportance;
   auto layer = make_layer(10, c, at::kDouble);
   auto x = torch::randn({33, 10}, at::kDouble);
   auto logits = x.matmul(layer->named_parameters()["gates.0.wg.weight"].t());
@@ -94,7 +94,7 @@ TEST(LayerLosses, LoadImportanceZLossAndNone) {
   EXPECT_NEAR(out.z_loss.item<double>(), router_z_loss(logits).item<double>(), 1e-12);
   EXPECT_GT(out.l_aux.item<double>(), 0.0);
 
-  c.aux_loss = "none";
+  c.aux_loss = moe::protocol::AuxLoss::None;
   auto plain = make_layer(10, c, at::kDouble);
   EXPECT_EQ(plain->forward(x).l_aux.item<double>(), 0.0);
 }

@@ -10,7 +10,7 @@ namespace {
 
 TEST(ExpertsComputeDtype, BFloat16GemmsOnFloat32Parameters) {
   torch::manual_seed(3);
-  FfnExperts experts(4, 16, 32, Activation::gelu, true, true);
+  FfnExperts experts(4, 16, 32, Activation::Gelu, true, true);
   const auto d = torch::randn({4, 5, 16});
   const auto want = experts->forward(d);
 

@@ -13,7 +13,7 @@ protocol::MoeConfig ffn_config(bool fc1_bias, bool fc2_bias) {
   protocol::MoeConfig c;
   c.experts = 3;
   c.hidden = 8;
-  c.activation = "silu";
+  c.activation = moe::protocol::Activation::Silu;
   c.fc1_bias = fc1_bias;
   c.fc2_bias = fc2_bias;
   return c;

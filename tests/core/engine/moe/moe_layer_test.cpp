@@ -46,7 +46,8 @@ void check_against_reference(MoeLayer& layer, const at::Tensor& x_in) {
   EXPECT_TRUE(got.stats.demand.equal(want.demand));
   EXPECT_TRUE(got.stats.kept.equal(want.kept));
   expect_close(got.output, want.output, tol.out, "output");
-  if (layer->config().aux_loss == "gshard") expect_close(got.l_aux, want.l_aux, tol.out, "l_aux");
+  if (layer->config().aux_loss == protocol::AuxLoss::GShard)
+    expect_close(got.l_aux, want.l_aux, tol.out, "l_aux");
 
   auto r = torch::randn_like(x_in);
   auto grads = torch::autograd::grad({(got.output * r).sum()}, {x}, {}, true);
@@ -97,9 +98,9 @@ TEST_P(VariantGrid, MatchesNaiveReference) {
   auto [dtype, gate, biases, act] = GetParam();
   for (int k : {1, 2, 8}) {
     auto c = small_moe(8, k);
-    c.gate = gate;
+    c.gate = protocol::enum_from_name<protocol::Gate>(gate).value();
     c.fc1_bias = c.fc2_bias = biases;
-    c.activation = act;
+    c.activation = protocol::enum_from_name<protocol::Activation>(act).value();
     c.fp32_gate = dtype != at::kDouble;
     SCOPED_TRACE("k=" + std::to_string(k));
     auto layer = make_layer(16, c, dtype);
@@ -131,7 +132,7 @@ TEST(MoeLayer, KeepsInputShapeAndRejectsWrongWidth) {
 
 TEST(MoeLayer, ParameterNamesFollowTutel) {
   auto c = small_moe(4, 2);
-  c.gate = "cosine";
+  c.gate = moe::protocol::Gate::Cosine;
   auto layer = make_layer(8, c, at::kFloat);
   std::vector<std::string> names;
   for (auto& p : layer->named_parameters()) names.push_back(p.key());

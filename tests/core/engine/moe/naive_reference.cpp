@@ -16,7 +16,8 @@ at::Tensor naive_logits(moe::MoeLayerImpl& layer, const at::Tensor& x) {
   const auto& c = layer.config();
   auto xg = c.fp32_gate ? x.to(at::kFloat) : x;
   auto cast = [&](at::Tensor t) { return t.to(xg.scalar_type()); };
-  if (c.gate == "top") return xg.matmul(cast(param(layer, "gates.0.wg.weight")).t());
+  if (c.gate == moe::protocol::Gate::Top)
+    return xg.matmul(cast(param(layer, "gates.0.wg.weight")).t());
   auto proj = xg.matmul(cast(param(layer, "gates.0.cosine_projector.weight")).t()) +
               cast(param(layer, "gates.0.cosine_projector.bias"));
   auto tokens = proj / proj.norm(2, 1, true).clamp_min(1e-12);
@@ -26,9 +27,9 @@ at::Tensor naive_logits(moe::MoeLayerImpl& layer, const at::Tensor& x) {
   return tokens.matmul(experts) * t.clamp_max(std::log(100.0)).exp();
 }
 
-at::Tensor activation(const at::Tensor& h, const std::string& name) {
-  if (name == "relu") return h.clamp_min(0);
-  if (name == "silu") return h * h.sigmoid();
+at::Tensor activation(const at::Tensor& h, moe::protocol::Activation act) {
+  if (act == moe::protocol::Activation::Relu) return h.clamp_min(0);
+  if (act == moe::protocol::Activation::Silu) return h * h.sigmoid();
   return 0.5 * h * (1 + at::erf(h / std::sqrt(2.0)));
 }
 

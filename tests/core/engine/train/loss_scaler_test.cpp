@@ -190,7 +190,7 @@ TEST(LossScaler, EveryRankSkipsWhenOneRankOverflows) {
     layout.local_world_size = 2;
     layout.master_port = port;
     layout.source = "torchrun";
-    dist::ProcessGroup group(layout, "gloo", std::chrono::seconds(60));
+    dist::ProcessGroup group(layout, protocol::Backend::Gloo, std::chrono::seconds(60));
     std::vector<at::Tensor> params = {param_with_grad(torch::ones({3}))};
     if (rank == 1) params[0].mutable_grad()[0] = kInf;
     std::vector<bool> results;
@@ -230,7 +230,8 @@ TEST(LossScaler, TinyModelTakesGoodStepsAndSkipsAnOverflow) {
   TempDir dir;
   const std::string log_path = dir / "stderr.log";
   RunLog log(nullptr, log_path);
-  dist::ProcessGroup single(launch::RankLayout{}, "auto", std::chrono::seconds(10));
+  dist::ProcessGroup single(launch::RankLayout{}, protocol::Backend::Auto,
+                            std::chrono::seconds(10));
   LossScaler scaler;
 
   // Step 1: the unscaled gradients are exactly the unscaled loss's, and the update happens.

@@ -14,7 +14,7 @@ protocol::TrainConfig config(const std::string& schedule, int64_t warmup = 10) {
   c.lr = 0.1;
   c.steps = 110;
   c.warmup_steps = warmup;
-  c.schedule = schedule;
+  c.schedule = protocol::enum_from_name<protocol::Schedule>(schedule).value();
   return c;
 }
 

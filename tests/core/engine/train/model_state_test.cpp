@@ -19,7 +19,7 @@ using test::TempDir;
 
 protocol::RunConfig tiny_lm(bool bias_balancing = false) {
   protocol::RunConfig c;
-  c.model.kind = "lm";
+  c.model.kind = moe::protocol::ModelKind::Lm;
   c.model.dim = 16;
   c.model.heads = 2;
   c.model.layers = 2;
@@ -28,7 +28,7 @@ protocol::RunConfig tiny_lm(bool bias_balancing = false) {
   c.moe.experts = 4;
   c.moe.hidden = 32;
   c.moe.bias_balancing.enabled = bias_balancing;
-  c.data.kind = "synthetic";
+  c.data.kind = moe::protocol::DataKind::Synthetic;
   return c;
 }
 

@@ -17,14 +17,14 @@ using test::TempDir;
 
 protocol::TrainConfig adamw(double weight_decay) {
   protocol::TrainConfig c;
-  c.optimizer = "adamw";
+  c.optimizer = moe::protocol::Optimizer::AdamW;
   c.weight_decay = weight_decay;
   return c;
 }
 
 protocol::TrainConfig sgd(double momentum, double weight_decay) {
   protocol::TrainConfig c;
-  c.optimizer = "sgd";
+  c.optimizer = moe::protocol::Optimizer::Sgd;
   c.momentum = momentum;
   c.weight_decay = weight_decay;
   return c;
