@@ -34,12 +34,13 @@ bool is_bad_input(const std::exception& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  moe::keep_freed_memory_in_process();
-  moe::share_cores_between_thread_pools();
+  moe::runtime::keep_freed_memory_in_process();
+  moe::runtime::share_cores_between_thread_pools();
   CLI::App app{"moe-train: train, benchmark and replay Mixture-of-Experts layers", "moe-train"};
   app.require_subcommand(1);
   // LibTorch's version, whether CUDA is built in and the devices seen: what a bug report needs.
-  app.set_version_flag("--version", [] { return moe::engine_version_text(MOE_ENGINE_VERSION); });
+  app.set_version_flag("--version",
+                       [] { return moe::runtime::engine_version_text(MOE_ENGINE_VERSION); });
   std::map<CLI::App*, Command> commands;
   auto add = [&](auto register_fn) {
     Command cmd = register_fn(app);
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
       std::cerr << "moe-train: " << e.what() << "\n";
       return kExitBadInput;
     }
-    std::cerr << "moe-train: error: " << moe::error_text(e) << "\n";
+    std::cerr << "moe-train: error: " << moe::runtime::error_text(e) << "\n";
     return kExitRuntimeFailure;
   }
   return kExitRuntimeFailure;

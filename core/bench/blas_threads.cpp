@@ -12,19 +12,19 @@ std::string ThreadConfig::describe() const {
 }
 
 bool blas_threads_controllable() {
-  return blas_num_threads() > 0;
+  return runtime::blas_num_threads() > 0;
 }
 
 ThreadConfig current_thread_config() {
   ThreadConfig c;
   c.intra_op = at::get_num_threads();
-  c.blas = blas_num_threads();
+  c.blas = runtime::blas_num_threads();
   return c;
 }
 
 void apply_thread_config(const ThreadConfig& config) {
   at::set_num_threads(config.intra_op);
-  if (config.blas > 0) set_blas_num_threads(config.blas);
+  if (config.blas > 0) runtime::set_blas_num_threads(config.blas);
 }
 
 }  // namespace moe::bench

@@ -89,8 +89,8 @@ int run_calibrate(const CalibrateOptions& given) {
   for (const auto& file : options.configs) configs.push_back(train::load_valid_config(file));
   if (configs.empty()) configs.emplace_back();
   const std::string device_kind = train::resolved_device(configs.front());
-  if (device_kind == "cuda" && !cuda_unavailable_reason().empty())
-    throw train::InputError("train.device \"cuda\": " + cuda_unavailable_reason());
+  if (device_kind == "cuda" && !runtime::cuda_unavailable_reason().empty())
+    throw train::InputError("train.device \"cuda\": " + runtime::cuda_unavailable_reason());
 
   const MachineFacts machine = machine_facts();
   const ComputeDeviceFacts device = compute_device_facts(device_kind, machine);
@@ -105,7 +105,7 @@ int run_calibrate(const CalibrateOptions& given) {
     torch::NoGradGuard no_grad;
     auto a = at::randn({64, 64}, at::TensorOptions().device(device.device));
     at::mm(a, a);
-    synchronize(device.device);
+    runtime::synchronize(device.device);
   }
   plan::HardwareProfile profile;
   profile.name = "this machine (" + machine.hostname + ")";

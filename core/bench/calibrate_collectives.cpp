@@ -54,7 +54,7 @@ double time_collective(dist::ProcessGroup& group, const at::Device& device, bool
     group.barrier();
     const auto t0 = clock_type::now();
     op();
-    synchronize(device);
+    runtime::synchronize(device);
     return std::chrono::duration<double>(clock_type::now() - t0).count();
   };
   once();
@@ -159,7 +159,8 @@ int run_calibrate_collectives(const CalibrateOptions& options) {
   const int threads = train::resolved_threads(config, layout.local_world_size);
   at::set_num_threads(threads);
   kernels::cpu_backend().set_threads(threads);
-  const at::Device device = compute_device(train::resolved_device(config), layout.local_rank);
+  const at::Device device =
+      runtime::compute_device(train::resolved_device(config), layout.local_rank);
   dist::ProcessGroup group(layout, config.parallel.backend, std::chrono::seconds(120));
   const int64_t nodes = std::max<int64_t>(1, layout.world_size / layout.local_world_size);
   const plan::LinkProfile link = measure_collectives(group, device, options.quick, nodes);

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "bench/timing.h"
-#include "moe/expert_ffn.h"
+#include "layer/expert_ffn.h"
 #include "plan/step_counts.h"
 #include "runtime/device.h"
 #include "train/engine_support.h"
@@ -119,21 +119,22 @@ template <typename Ready>
 PairTimes time_expert_ffn(const GemmShape& s, const at::Device& device, bool quick, Ready&& ready) {
   torch::NoGradGuard no_grad;
   auto opt = at::TensorOptions().dtype(scalar_type(s.dtype)).device(device);
-  const ExpertWeights w{at::randn({s.batch, s.n, s.k}, opt) * 0.02, at::zeros({s.batch, s.n}, opt),
-                        at::randn({s.batch, s.n, s.k}, opt) * 0.02, at::zeros({s.batch, s.k}, opt)};
+  const layer::ExpertWeights w{
+      at::randn({s.batch, s.n, s.k}, opt) * 0.02, at::zeros({s.batch, s.n}, opt),
+      at::randn({s.batch, s.n, s.k}, opt) * 0.02, at::zeros({s.batch, s.k}, opt)};
   const auto d = at::randn({s.batch, s.m, s.k}, opt), grad_y = at::randn({s.batch, s.m, s.k}, opt);
   TimingOptions timing{device.is_cuda() ? 3 : 1, quick ? 2 : 3, quick ? 0.02 : 0.2};
-  ExpertFfnSaved saved;
+  layer::ExpertFfnSaved saved;
   PairTimes times;
   ready();
   times.pair_ms = median_ms(timing, [&] {
-    expert_ffn_forward(d, w, Activation::Gelu, saved);
-    synchronize(device);
+    layer::expert_ffn_forward(d, w, protocol::Activation::Gelu, saved);
+    runtime::synchronize(device);
   });
   ready();
   times.backward_ms = median_ms(timing, [&] {
-    expert_ffn_backward(grad_y, saved, w, Activation::Gelu, true, true);
-    synchronize(device);
+    layer::expert_ffn_backward(grad_y, saved, w, protocol::Activation::Gelu, true, true);
+    runtime::synchronize(device);
   });
   return times;
 }
@@ -148,7 +149,7 @@ PairTimes time_pair(const GemmShape& s, const at::Device& device, bool quick, Re
     return s.batch > 1 ? at::randn({s.batch, rows, cols}, opt) : at::randn({rows, cols}, opt);
   };
   // The weight is held [n, k] and enters transposed, as F::linear's weight and the experts' fc1
-  // [E, H, M] do (core/engine/moe/expert_ffn.cpp): ATen picks another path for it than for a
+  // [E, H, M] do (core/engine/layer/expert_ffn.cpp): ATen picks another path for it than for a
   // contiguous [k, n], 2.5x faster at 8 x [512, 512] x [512, 2048] here.
   const auto x = sized(s.m, s.k), w = sized(s.n, s.k), dy = sized(s.m, s.n);
   auto y = sized(s.m, s.n), dx = sized(s.m, s.k), dw = sized(s.n, s.k);
@@ -165,12 +166,12 @@ PairTimes time_pair(const GemmShape& s, const at::Device& device, bool quick, Re
   times.pair_ms = median_ms(timing, [&] {
     product_into(y, x, transposed(w));
     y.add_(1.0);
-    synchronize(device);
+    runtime::synchronize(device);
   });
   ready();
   times.op_ms = median_ms(timing, [&] {
     y.add_(1.0);
-    synchronize(device);
+    runtime::synchronize(device);
   });
   // Backward as autograd runs it: dx = dy w (w as held), dw = dy^T x (a transposed view), each
   // followed by the element-wise op that hands the cores back (as forward: less the ops alone).
@@ -180,13 +181,13 @@ PairTimes time_pair(const GemmShape& s, const at::Device& device, bool quick, Re
     dx.add_(1.0);
     product_into(dw, transposed(dy), x);
     dw.add_(1.0);
-    synchronize(device);
+    runtime::synchronize(device);
   });
   ready();
   const double backward_ops_ms = median_ms(timing, [&] {
     dx.add_(1.0);
     dw.add_(1.0);
-    synchronize(device);
+    runtime::synchronize(device);
   });
   times.backward_ms = std::max(backward_pair_ms - backward_ops_ms, backward_pair_ms / 2);
   return times;

@@ -56,7 +56,7 @@ MachineFacts machine_facts() {
 ComputeDeviceFacts compute_device_facts(const std::string& resolved_device,
                                         const MachineFacts& machine) {
   ComputeDeviceFacts d;
-  d.device = compute_device(resolved_device, 0);
+  d.device = runtime::compute_device(resolved_device, 0);
   d.name = machine.cpu_model;
   d.memory_bytes = machine.memory_bytes;
 #ifdef MOE_ENGINE_CUDA
@@ -98,7 +98,7 @@ double elementwise_bandwidth(const at::Device& device, bool quick) {
   TimingOptions timing{1, quick ? 3 : 5, quick ? 0.05 : 0.5};
   const double ms = median_ms(timing, [&] {
     optimizer->step(1e-6 / (1.0 + train::squared_grad_norm(weights).item<double>()));
-    synchronize(device);
+    runtime::synchronize(device);
   });
   return plan::kAdamPasses * 4.0 * static_cast<double>(n) / (ms / 1e3);
 }
@@ -114,7 +114,7 @@ double op_overhead_s(const at::Device& device, bool quick) {
   const double ms = median_ms(timing, [&] {
     at::Tensor x = a;
     for (int i = 0; i < ops; i += 2) x = at::mul(at::add(x, b), b);
-    synchronize(device);
+    runtime::synchronize(device);
   });
   return ms / 1e3 / ops;
 }

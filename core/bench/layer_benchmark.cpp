@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "bench/naive_moe.h"
+#include "layer/moe_layer.h"
 #include "model/model.h"
-#include "moe/moe_layer.h"
 #include "moe_kernels/backend.h"
 #include "protocol/expert_flops.h"
 #include "runtime/device.h"
@@ -30,7 +30,7 @@ std::function<void()> synchronized(std::function<void()> fn, const at::Device& d
   if (device.is_cpu()) return fn;
   return [fn = std::move(fn), device] {
     fn();
-    synchronize(device);
+    runtime::synchronize(device);
   };
 }
 
@@ -40,7 +40,7 @@ bool naive_comparable(const protocol::MoeConfig& m) {
   return !m.batch_prioritized_routing && !m.bias_balancing.enabled;
 }
 
-void clear_grads(MoeLayerImpl& layer, const at::Tensor& x) {
+void clear_grads(layer::MoeLayerImpl& layer, const at::Tensor& x) {
   x.mutable_grad().reset();
   for (auto& p : layer.parameters()) p.mutable_grad().reset();
 }
@@ -48,16 +48,16 @@ void clear_grads(MoeLayerImpl& layer, const at::Tensor& x) {
 // One forward + backward of the layer; the backward is timed as the phase "backward". Each call
 // appends the step's phase times to `phases`.
 struct TrainStep {
-  MoeLayerImpl& layer;
+  layer::MoeLayerImpl& layer;
   const at::Tensor& x;
   const at::Tensor& grad_out;
   std::vector<std::map<std::string, double>>& phases;
   void operator()() const {
-    PhaseTimes times;
+    trace::PhaseTimes times;
     {
-      ActivePhaseTimes active(&times);
+      trace::ActivePhaseTimes active(&times);
       auto result = layer.forward(x);
-      ScopedPhase phase("backward");
+      trace::ScopedPhase phase("backward");
       torch::autograd::backward({result.output}, {grad_out});
     }
     clear_grads(layer, x);
@@ -77,7 +77,7 @@ double phase_or_zero(const std::map<std::string, double>& phases, const std::str
 
 LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
                                  const LayerBenchOptions& options) {
-  const at::Device device = compute_device(train::resolved_device(config), 0);
+  const at::Device device = runtime::compute_device(train::resolved_device(config), 0);
   const auto dtype = bench_dtype(config.train.dtype, device);
   torch::manual_seed(config.seed);
   LayerBenchResult r;
@@ -85,7 +85,7 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.tokens = config.train.batch_size * config.model.seq_len;
   r.top_k = std::min(config.moe.top_k, config.moe.experts);
 
-  MoeLayer layer(M, config.moe);
+  layer::MoeLayer layer(M, config.moe);
   layer->to(device, dtype);
   layer->train();
   auto x = at::randn({r.tokens, M}, at::TensorOptions().dtype(dtype).device(device))

@@ -10,14 +10,14 @@ namespace moe::bench {
 
 namespace {
 
-at::Tensor param(MoeLayerImpl& layer, const std::string& name, bool required = true) {
+at::Tensor param(layer::MoeLayerImpl& layer, const std::string& name, bool required = true) {
   auto params = layer.named_parameters();
   if (auto* p = params.find(name)) return *p;
   if (required) throw std::logic_error("naive baseline: the layer has no parameter " + name);
   return {};
 }
 
-at::Tensor gate_logits(MoeLayerImpl& layer, const at::Tensor& x) {
+at::Tensor gate_logits(layer::MoeLayerImpl& layer, const at::Tensor& x) {
   const auto& cfg = layer.config();
   auto xg = cfg.fp32_gate ? x.to(at::kFloat) : x;
   auto weight = [&](const char* name) { return param(layer, name).to(xg.scalar_type()); };
@@ -105,7 +105,7 @@ at::Tensor activation(const at::Tensor& h, protocol::Activation act) {
 }
 
 // Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e] as einsums; autograd does the backward.
-at::Tensor experts(MoeLayerImpl& layer, const at::Tensor& d) {
+at::Tensor experts(layer::MoeLayerImpl& layer, const at::Tensor& d) {
   auto h = at::einsum("ecm,ehm->ech", {d, param(layer, "experts.batched_fc1_w")});
   if (auto b1 = param(layer, "experts.batched_fc1_bias", false); b1.defined()) {
     h = h + b1.unsqueeze(1);
@@ -120,7 +120,7 @@ at::Tensor experts(MoeLayerImpl& layer, const at::Tensor& d) {
 
 }  // namespace
 
-NaiveMoeOutput naive_moe_forward(MoeLayerImpl& layer, const at::Tensor& x) {
+NaiveMoeOutput naive_moe_forward(layer::MoeLayerImpl& layer, const at::Tensor& x) {
   const auto& cfg = layer.config();
   auto scores = at::softmax(gate_logits(layer, x), 1);
   const auto routing = dense_routing(scores, cfg, x.scalar_type());

@@ -19,7 +19,8 @@ constexpr double kBucketBytes = 25.0 * (1 << 20);  // core/engine/train/gradient
 // several ranks the ranks event's figures.
 constexpr double kSmallCollectivesPerStep = 3;
 
-// What the layer's placement on the layout means for one rank (core/engine/moe/expert_parallel.h).
+// What the layer's placement on the layout means for one rank
+// (core/engine/layer/expert_parallel.h).
 struct Placement {
   int64_t world = 1, local_experts = 1, shards = 1;
   bool split = false;  // experts split over the ranks (expert_parallel with W > 1)
@@ -84,7 +85,7 @@ void count_moe_communication(const RunConfig& c, const Layout& l, const Placemen
   const double elem = double(dtype_bytes(c.train.dtype)), cs = double(s.capacity_slots);
   const double k = double(std::min(c.moe.top_k, c.moe.experts));
   // Routing: every rank gathers the group's choices (k int32 per token) and sums the layer's load
-  // metrics (core/engine/moe/moe_layer.cpp load_stats), both inside the gate.
+  // metrics (core/engine/layer/moe_layer.cpp load_stats), both inside the gate.
   s.routing = collective(layers * (w - 1) * tokens * k * 4, layers * 2, l);
   if (l.r >= 1) {
     const double copies = p.shards > 1 ? double(l.r) : 1.0;  // a group's r ranks all get the slot
@@ -126,9 +127,9 @@ void count_moe_compute(const RunConfig& c, const Layout& l, const Placement& p, 
   s.experts.flops += layers * protocol::expert_train_flops(rows, 1, m, h) / 3;
   s.experts.bytes += layers * kExpertHiddenPasses * rows * h * elem;
   s.experts.ops += layers * kExpertOps;
-  // The batched GEMM the engine runs (core/engine/moe/expert_parallel.cpp): sharded experts compute
-  // one expert's hidden slice on every rank's rows; r = 1 its local experts on W ranks' slots; r =
-  // 0, replicated experts and one rank every expert on this rank's slots.
+  // The batched GEMM the engine runs (core/engine/layer/expert_parallel.cpp): sharded experts
+  // compute one expert's hidden slice on every rank's rows; r = 1 its local experts on W ranks'
+  // slots; r = 0, replicated experts and one rank every expert on this rank's slots.
   PhaseWork& x = s.experts;
   x.expert_ffn = true;
   x.k = c.model.dim;

@@ -2,10 +2,18 @@
 // telemetry_reader.h for the rules).
 #include "protocol/telemetry_reader.h"
 
+#include <algorithm>
+#include <charconv>
 #include <limits>
+#include <map>
+#include <system_error>
+#include <type_traits>
 #include <utility>
+#include <variant>
+#include <vector>
 
 #include "protocol/json_text.h"
+#include "protocol/telemetry_event_fields.h"
 #include "protocol/telemetry_fields.h"
 
 namespace moe::protocol {
@@ -45,129 +53,157 @@ bool inside_run_directory(const std::string& path) {
   return true;
 }
 
-CaptureEvent parse_capture(EventFields& f) {
-  CaptureEvent e;
-  e.step = f.integer("step");
-  e.layer = f.integer("layer");
-  e.path = f.string("path");
-  e.bytes = f.integer("bytes");
-  e.tokens = f.integer("tokens");
-  if (!f.ok()) return e;
+// "tried" keys are r in decimal ("0", "12"); anything else ("01", "x", "1.5") is malformed.
+std::optional<int64_t> r_key(const std::string& key) {
+  int64_t r = 0;
+  const char* end = key.data() + key.size();
+  auto [ptr, ec] = std::from_chars(key.data(), end, r);
+  if (ec != std::errc() || ptr != end || std::to_string(r) != key) return std::nullopt;
+  return r;
+}
+
+// The rules beyond each field's type, for the events (and records) that have them.
+template <class Event>
+void check(Event&, EventFields&) {}
+
+void check(ExpertLoadEvent& e, EventFields& f) {
+  // Views index all three by expert: unequal lengths would read out of bounds there.
+  if (e.kept.size() != e.counts.size() || e.importance.size() != e.counts.size()) {
+    f.fail("counts, kept and importance differ in length");
+  }
+}
+
+void check(RankFigures& r, EventFields& f) {
+  if (r.rank < 0) f.fail("\"rank\": must be >= 0, got " + std::to_string(r.rank));
+}
+
+void check(RanksEvent& e, EventFields& f) {
+  // Views key their rows by rank: one step cannot say two things about one rank.
+  std::vector<int64_t> seen;
+  for (const RankFigures& r : e.ranks) seen.push_back(r.rank);
+  std::sort(seen.begin(), seen.end());
+  if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
+    f.fail("\"ranks\": a rank appears twice");
+  }
+}
+
+void check(CaptureEvent& e, EventFields& f) {
   if (e.step < 0 || e.layer < 0 || e.bytes < 0 || e.tokens < 0) {
     f.fail("step, layer, bytes and tokens must be >= 0");
   } else if (!inside_run_directory(e.path)) {
     f.fail("\"path\": expected a path inside the run directory, got " + detail::quote(e.path));
   }
-  return e;
 }
 
-std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, EventFields& f) {
-  if (type == RunStartEvent::kType) {
-    RunStartEvent e;
-    e.run_id = f.string("run_id");
-    e.world_size = f.integer("world_size");
-    for (auto [key, out] : {std::pair{"device", &e.device}, std::pair{"host", &e.host},
-                            std::pair{"engine_version", &e.engine_version},
-                            std::pair{"torch_version", &e.torch_version}}) {
-      *out = f.optional_string(key).value_or("");
-    }
-    if (j.contains("expert_parameters")) e.expert_parameters = f.integer("expert_parameters");
-    if (j.contains("dense_parameters")) e.dense_parameters = f.integer("dense_parameters");
-    if (j.contains("resumed_step")) e.resumed_step = f.integer("resumed_step");
-    if (j.contains("restart")) e.restart = f.integer("restart");
-    if (const json* config = f.find("config")) {
-      if (!config->is_object()) {
-        f.fail("config", "an object", *config);
-      } else if (deeper_than(*config, kMaxConfigDepth)) {
-        f.fail("\"config\": nested too deeply");
-      } else if (f.ok()) {
-        e.config = std::move(j["config"]);
-      }
-    }
-    return e;
+// Reads the fields visit_event lists out of one JSON object; the first problem stays in `f`.
+class FieldReader {
+ public:
+  FieldReader(json& object, EventFields& f) : object_(object), f_(f) {}
+
+  void field(const char* key, int64_t& out) { out = f_.integer(key); }
+  void field(const char* key, double& out) { out = f_.number(key); }
+  void field(const char* key, std::string& out) { out = f_.string(key); }
+  void field(const char* key, std::vector<int64_t>& out) { out = f_.integers(key); }
+  void field(const char* key, std::vector<double>& out) { out = f_.numbers(key); }
+
+  void optional(const char* key, std::optional<int64_t>& out) {
+    if (object_.contains(key)) out = f_.integer(key);
   }
-  if (type == StepEvent::kType) {
-    StepEvent e;
-    e.step = f.integer("step");
-    e.loss = f.number("loss");
-    e.task_loss = f.number("task_loss");
-    e.aux_loss = f.number("aux_loss");
-    e.z_loss = f.number("z_loss");
-    e.lr = f.number("lr");
-    e.grad_norm = f.number("grad_norm");
-    e.tokens = f.integer("tokens");
-    e.tokens_per_s = f.number("tokens_per_s");
-    e.step_ms = f.number("step_ms");
-    e.tflops = f.optional_number("tflops");
-    return e;
+  void optional(const char* key, std::optional<double>& out) { out = f_.optional_number(key); }
+  void optional(const char* key, std::optional<std::string>& out) { out = f_.optional_string(key); }
+  void text_or_empty(const char* key, std::string& out) {
+    out = f_.optional_string(key).value_or("");
   }
-  if (type == ExpertLoadEvent::kType) {
-    ExpertLoadEvent e;
-    e.step = f.integer("step");
-    e.layer = f.integer("layer");
-    e.counts = f.integers("counts");
-    e.kept = f.integers("kept");
-    e.capacity = f.integer("capacity");
-    e.dropped_frac = f.number("dropped_frac");
-    e.cv = f.number("cv");
-    e.max_over_mean = f.number("max_over_mean");
-    e.load_entropy = f.number("load_entropy");
-    e.router_entropy = f.number("router_entropy");
-    e.dead_experts = f.integer("dead_experts");
-    e.importance = f.numbers("importance");
-    e.l_aux = f.number("l_aux");
-    e.z_loss = f.number("z_loss");
-    // Views index all three by expert: unequal lengths would read out of bounds there.
-    if (f.ok() && (e.kept.size() != e.counts.size() || e.importance.size() != e.counts.size())) {
-      f.fail("counts, kept and importance differ in length");
+  void nonzero(const char* key, int64_t& out) {
+    if (object_.contains(key)) out = f_.integer(key);
+  }
+
+  void object(const char* key, json& out) {
+    const json* value = f_.find(key);
+    if (!value) return;
+    if (!value->is_object()) {
+      f_.fail(key, "an object", *value);
+    } else if (deeper_than(*value, kMaxConfigDepth)) {
+      f_.fail(std::string("\"") + key + "\": nested too deeply");
+    } else {
+      out = std::move(object_[key]);
     }
-    return e;
   }
-  if (type == PhasesEvent::kType) {
-    PhasesEvent e;
-    e.step = f.integer("step");
-    const json* ms = f.find("ms");
-    if (ms && !ms->is_object()) f.fail("ms", "an object", *ms);
-    if (ms && ms->is_object()) {
-      for (const auto& item : ms->items()) {
-        const json& v = item.value();
-        if (!v.is_number() && !v.is_null()) {
-          f.fail("\"ms\": expected numbers, got " + detail::describe_json(v));
-          break;
+
+  template <class K>
+  void number_map(const char* key, std::map<K, double>& out) {
+    const json* map = f_.find(key);
+    if (map && !map->is_object()) f_.fail(key, "an object", *map);
+    if (!map || !map->is_object()) return;
+    const std::string where = std::string("\"") + key + "\": ";
+    for (const auto& item : map->items()) {
+      K name;
+      if constexpr (std::is_same_v<K, std::string>) {
+        name = item.key();
+      } else {
+        const std::optional<int64_t> r = r_key(item.key());
+        if (!r) {
+          f_.fail(where + "expected integer keys, got " + detail::quote(item.key()));
+          return;
         }
-        e.ms[item.key()] = v.is_null() ? kNaN : v.get<double>();
+        name = *r;
       }
+      const json& v = item.value();
+      if (!v.is_number() && !v.is_null()) {
+        f_.fail(where + "expected numbers, got " + detail::describe_json(v));
+        return;
+      }
+      out[name] = v.is_null() ? kNaN : v.get<double>();
     }
+  }
+
+  template <class R>
+  void records(const char* key, std::vector<R>& out) {
+    if (!f_.find(key)) return;
+    json& array = object_[key];
+    if (!array.is_array()) {
+      f_.fail(key, "an array", array);
+      return;
+    }
+    if (!f_.ok()) return;
+    out.reserve(array.size());
+    for (size_t i = 0; i < array.size() && f_.ok(); ++i) {
+      const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+      json& item = array[i];
+      R record;
+      if (!item.is_object()) {
+        f_.fail("\"" + where + "\": expected an object, got " + detail::describe_json(item));
+      } else {
+        EventFields g(item);
+        FieldReader reader(item, g);
+        visit_event(record, reader);
+        if (g.ok()) check(record, g);
+        if (!g.ok()) f_.fail(where + ": " + g.error());
+      }
+      out.push_back(std::move(record));
+    }
+  }
+
+ private:
+  json& object_;
+  EventFields& f_;
+};
+
+// The event of type `type` (any of TelemetryEvent's), read from its fields; nullopt for a type
+// this build does not know.
+template <size_t I = 0>
+std::optional<TelemetryEvent> parse_fields(const std::string& type, json& j, EventFields& f) {
+  if constexpr (I == std::variant_size_v<TelemetryEvent>) {
+    return std::nullopt;
+  } else {
+    using Event = std::variant_alternative_t<I, TelemetryEvent>;
+    if (type != Event::kType) return parse_fields<I + 1>(type, j, f);
+    Event e;
+    FieldReader reader(j, f);
+    visit_event(e, reader);
+    if (f.ok()) check(e, f);
     return e;
   }
-  if (type == EvalEvent::kType) {
-    EvalEvent e;
-    e.step = f.integer("step");
-    e.loss = f.number("loss");
-    e.accuracy = f.optional_number("accuracy");
-    return e;
-  }
-  if (type == CheckpointEvent::kType) {
-    CheckpointEvent e;
-    e.step = f.integer("step");
-    e.path = f.string("path");
-    return e;
-  }
-  if (type == LogEvent::kType) {
-    LogEvent e;
-    e.level = f.string("level");
-    e.msg = f.string("msg");
-    return e;
-  }
-  if (type == RunEndEvent::kType) {
-    RunEndEvent e;
-    e.status = f.string("status");
-    e.steps = f.integer("steps");
-    e.error = f.optional_string("error");
-    return e;
-  }
-  if (type == CaptureEvent::kType) return parse_capture(f);
-  return detail::parse_parallel_event(type, f);  // nullopt: an unknown type
 }
 
 std::optional<TelemetryEvent> event_from_json_impl(json& j, LineKind* kind, std::string* error) {

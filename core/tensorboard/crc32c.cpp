@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace moe {
+namespace moe::tensorboard {
 
 namespace {
 
@@ -39,4 +39,4 @@ uint32_t unmask_crc32c(uint32_t masked) {
   return (rotated >> 17) | (rotated << 15);
 }
 
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace moe {
+namespace moe::tensorboard {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::optional<TensorBoardScalars> tensorboard_scalars(const nlohmann::json& even
   return s;
 }
 
-}  // namespace moe
+}  // namespace moe::tensorboard

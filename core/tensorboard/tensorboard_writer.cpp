@@ -7,7 +7,7 @@
 
 #include "tensorboard_event.pb.h"
 
-namespace moe {
+namespace moe::tensorboard {
 
 std::string tensorboard_file_name(int64_t unix_seconds, const std::string& host) {
   std::string safe_host = host.empty() ? "unknown" : host;
@@ -55,4 +55,4 @@ void TensorBoardWriter::flush() {
   file_->flush();
 }
 
-}  // namespace moe
+}  // namespace moe::tensorboard

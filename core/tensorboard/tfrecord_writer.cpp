@@ -7,7 +7,7 @@
 
 #include "tensorboard/crc32c.h"
 
-namespace moe {
+namespace moe::tensorboard {
 
 namespace {
 
@@ -53,4 +53,4 @@ void TfRecordWriter::fail(const char* what) const {
   throw std::runtime_error(path_ + ": " + what + ": " + std::strerror(errno));
 }
 
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -41,12 +41,12 @@
 #include <thread>
 #include <vector>
 
+#include "base/plot_data/phase_bins.h"
+#include "base/run/run.h"  // run_dashboard.h's QPointer<Run> needs the whole class
+#include "base/telemetry/telemetry_feed.h"
 #include "dashboard/load_page.h"
 #include "dashboard/run_dashboard.h"
-#include "run/run.h"  // run_dashboard.h's QPointer<Run> needs the whole class
-#include "telemetry/telemetry_feed.h"
 #include "widgets/expert_load_heatmap.h"
-#include "widgets/phase_bins.h"
 #include "widgets/phase_breakdown_plot.h"
 #include "widgets/time_series_plot.h"
 

@@ -1,7 +1,7 @@
 # The documents point at files that exist, and no file points outside the repository.
 #   cmake -DSOURCE_DIR=<repository root> -P docs_stay_current.cmake
 # 1. Every `path` in README.md and docs/*.md that starts with a top-level source folder (written in
-#    backticks, e.g. `core/engine/moe/gate.cpp`) names a file or folder of the repository.
+#    backticks, e.g. `core/engine/layer/gate.cpp`) names a file or folder of the repository.
 # 2. No source, build or document file refers to a file outside the repository or cites the
 #    notes the project was briefed with: the rule is in docs/ARCHITECTURE.md, "References stay
 #    inside the repository"; the references are docs/*.md.

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiment/config_field_catalog.h"
+#include "base/experiment/config_field_catalog.h"
 #include "protocol/config_validation.h"
 #include "protocol/run_config.h"
 

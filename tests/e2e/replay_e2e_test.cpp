@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "io/safetensors.h"
-#include "moe/moe_layer.h"
+#include "layer/moe_layer.h"
 #include "process.h"
 
 namespace moe::test {
@@ -23,7 +23,7 @@ protocol::MoeConfig replay_moe_config() {
   return c;  // gate_noise: replay runs without noise
 }
 
-io::TensorMap replay_inputs(MoeLayer& layer, at::ScalarType dtype, bool with_grad) {
+io::TensorMap replay_inputs(layer::MoeLayer& layer, at::ScalarType dtype, bool with_grad) {
   io::TensorMap in;
   in["input"] = torch::randn({3, 7, 16}).to(dtype);
   if (with_grad) in["grad_output"] = torch::randn({3, 7, 16}).to(dtype);
@@ -44,7 +44,7 @@ struct ReplayFixture : ::testing::Test {
 TEST_F(ReplayFixture, MatchesTheLayerInProcessWithGradients) {
   for (auto dtype : {at::kFloat, at::kDouble, at::kBFloat16}) {
     torch::manual_seed(2);
-    MoeLayer layer(16, replay_moe_config());
+    layer::MoeLayer layer(16, replay_moe_config());
     layer->to(dtype);
     auto in = replay_inputs(layer, dtype, true);
     io::write_safetensors(in_path, in);
@@ -73,7 +73,7 @@ TEST_F(ReplayFixture, MatchesTheLayerInProcessWithGradients) {
 
 TEST_F(ReplayFixture, WithoutGradOutputWritesNoGradients) {
   torch::manual_seed(2);
-  MoeLayer layer(16, replay_moe_config());
+  layer::MoeLayer layer(16, replay_moe_config());
   io::write_safetensors(in_path, replay_inputs(layer, at::kFloat, false));
   ASSERT_EQ(replay().exit_status, 0);
   auto out = io::read_safetensors(out_path);
@@ -92,7 +92,7 @@ void expect_bad_input(ReplayFixture& f, const io::TensorMap& in, const std::stri
 
 TEST_F(ReplayFixture, BadTensorsAreExitTwoAndNameTheTensor) {
   torch::manual_seed(2);
-  MoeLayer layer(16, replay_moe_config());
+  layer::MoeLayer layer(16, replay_moe_config());
   auto good = replay_inputs(layer, at::kFloat, true);
   auto missing = good;
   missing.erase("experts.batched_fc2_w");

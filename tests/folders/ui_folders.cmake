@@ -1,19 +1,38 @@
-# The ui/ folders' order (docs/ARCHITECTURE.md, "ui/ folders").
-set(folders telemetry storage widgets run remote targets planner rules experiment dashboard runs
-  report whatif profiler window)
-set(allowed_telemetry "")
-set(allowed_storage "")
-set(allowed_widgets telemetry storage)
-set(allowed_run telemetry storage)
-set(allowed_remote telemetry storage run)
-set(allowed_targets storage widgets remote)
-set(allowed_planner widgets storage)
-set(allowed_rules telemetry planner)
-set(allowed_experiment storage planner)
-set(allowed_dashboard telemetry widgets storage run planner rules)
-set(allowed_runs telemetry widgets storage experiment run remote rules dashboard)
-set(allowed_report telemetry widgets storage experiment run remote rules dashboard runs)
-set(allowed_whatif telemetry widgets storage experiment run)
-set(allowed_profiler telemetry widgets storage experiment run)
-set(allowed_window telemetry widgets storage planner rules experiment run remote targets dashboard
-  runs report whatif profiler)
+# The ui/ folders' order (docs/ARCHITECTURE.md, "ui/ folders"): first moe_ui_base's (ui/base, Qt Core),
+# which include only each other, then the widgets library's, which may include the base half of
+# what they could include before the split, and their own base half.
+set(folders base/telemetry base/storage base/plot_data base/run base/remote base/targets
+  base/planner base/rules base/experiment base/runs base/report base/whatif base/profiler widgets
+  targets planner experiment dashboard runs report whatif profiler window)
+set(allowed_base/telemetry "")
+set(allowed_base/storage "")
+set(allowed_base/plot_data base/storage base/telemetry)
+set(allowed_base/run base/storage base/telemetry)
+set(allowed_base/remote base/run base/storage base/telemetry)
+set(allowed_base/targets base/plot_data base/remote base/storage)
+set(allowed_base/planner base/plot_data base/storage)
+set(allowed_base/rules base/planner base/telemetry)
+set(allowed_base/experiment base/planner base/storage)
+set(allowed_base/runs base/experiment base/plot_data base/remote base/rules base/run base/storage
+  base/telemetry)
+set(allowed_base/report base/experiment base/plot_data base/remote base/rules base/run base/runs
+  base/storage base/telemetry)
+set(allowed_base/whatif base/experiment base/plot_data base/run base/storage base/telemetry)
+set(allowed_base/profiler base/experiment base/plot_data base/run base/storage base/telemetry)
+set(allowed_widgets base/plot_data base/storage base/telemetry)
+set(allowed_targets widgets base/plot_data base/remote base/storage base/targets)
+set(allowed_planner widgets base/planner base/plot_data base/storage)
+set(allowed_experiment planner base/experiment base/planner base/storage)
+set(allowed_dashboard widgets planner base/planner base/plot_data base/rules base/run base/storage
+  base/telemetry)
+set(allowed_runs widgets experiment dashboard base/experiment base/plot_data base/remote base/rules
+  base/run base/runs base/storage base/telemetry)
+set(allowed_report widgets experiment dashboard runs base/experiment base/plot_data base/remote
+  base/report base/rules base/run base/runs base/storage base/telemetry)
+set(allowed_whatif widgets experiment base/experiment base/plot_data base/run base/storage
+  base/telemetry base/whatif)
+set(allowed_profiler widgets experiment base/experiment base/plot_data base/profiler base/run
+  base/storage base/telemetry)
+set(allowed_window widgets planner experiment targets dashboard runs report whatif profiler
+  base/experiment base/planner base/plot_data base/profiler base/remote base/report base/rules
+  base/run base/runs base/storage base/targets base/telemetry base/whatif)

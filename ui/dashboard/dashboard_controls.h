@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "telemetry/telemetry_protocol.h"
+#include "base/telemetry/telemetry_protocol.h"
 
 #include "widgets/time_series_plot.h"
 

@@ -3,7 +3,7 @@
 #include <QGridLayout>
 
 #include <limits>
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"

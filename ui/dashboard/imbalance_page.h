@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {

@@ -15,12 +15,12 @@
 
 #include <qcustomplot.h>
 
-#include "planner/planner_format.h"
-#include "planner/planner_profile_choice.h"
+#include "base/planner/planner_format.h"
+#include "base/planner/planner_profile_choice.h"
+#include "base/plot_data/phase_bins.h"
+#include "base/telemetry/run_series.h"
 #include "planner/planner_profile_combo.h"
-#include "telemetry/run_series.h"
 #include "widgets/heatmap_style.h"
-#include "widgets/phase_bins.h"
 #include "widgets/phase_breakdown_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "rules/plan_check.h"
+#include "base/rules/plan_check.h"
 
 class QCPBars;
 class QMouseEvent;

@@ -7,7 +7,7 @@
 
 #include <limits>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/adaptive_r_markers.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 #include "widgets/time_series_plot.h"
 
 class QLabel;

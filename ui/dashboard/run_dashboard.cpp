@@ -14,6 +14,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/rules/routing_collapse.h"
+#include "base/rules/slow_rank.h"
+#include "base/run/run.h"
+#include "base/telemetry/telemetry_feed.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
@@ -21,10 +25,6 @@
 #include "dashboard/ranks_page.h"
 #include "dashboard/run_header.h"
 #include "dashboard/training_page.h"
-#include "rules/routing_collapse.h"
-#include "rules/slow_rank.h"
-#include "run/run.h"
-#include "telemetry/telemetry_feed.h"
 #include "widgets/adaptive_r_markers.h"
 #include "widgets/capture_markers.h"
 #include "widgets/phase_breakdown_plot.h"

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 
 class QLabel;
 class QPlainTextEdit;

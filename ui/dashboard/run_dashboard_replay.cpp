@@ -2,9 +2,9 @@
 // run has no run_end, and its stderr.log in the log pane.
 #include <QFile>
 
+#include "base/run/run_files.h"
+#include "base/telemetry/telemetry_feed.h"
 #include "dashboard/run_dashboard.h"
-#include "run/run_files.h"
-#include "telemetry/telemetry_feed.h"
 
 namespace moe::ui {
 

@@ -7,8 +7,8 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "run/run.h"
-#include "telemetry/series_columns.h"
+#include "base/run/run.h"
+#include "base/telemetry/series_columns.h"
 
 class QLabel;
 class QProgressBar;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/capture_markers.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"

@@ -14,8 +14,8 @@
 #include <memory>
 #include <vector>
 
-#include "telemetry/series_columns.h"
-#include "widgets/smoothing.h"
+#include "base/plot_data/smoothing.h"
+#include "base/telemetry/series_columns.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {

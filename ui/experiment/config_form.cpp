@@ -9,9 +9,9 @@
 #include <QScrollBar>
 #include <QVBoxLayout>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
+#include "base/experiment/field_relevance.h"
 #include "experiment/field_editor.h"
-#include "experiment/field_relevance.h"
 
 namespace moe::ui {
 namespace {

@@ -8,11 +8,11 @@
 #include <exception>
 #include <stdexcept>
 
-#include "experiment/experiment_document.h"
-#include "experiment/human_units.h"
-#include "planner/plan_model.h"
-#include "planner/planner_format.h"
-#include "planner/planner_profile_choice.h"
+#include "base/experiment/experiment_document.h"
+#include "base/experiment/human_units.h"
+#include "base/planner/plan_model.h"
+#include "base/planner/planner_format.h"
+#include "base/planner/planner_profile_choice.h"
 #include "planner/planner_profile_combo.h"
 #include "planner/scaling_view.h"
 

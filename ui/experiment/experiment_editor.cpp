@@ -9,9 +9,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "base/experiment/experiment_document.h"
 #include "experiment/config_form.h"
 #include "experiment/estimates_panel.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_file_actions.h"
 #include "experiment/json_editor.h"
 #include "experiment/problem_list_model.h"

@@ -8,8 +8,8 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 
-#include "experiment/experiment_document.h"
-#include "experiment/recent_files.h"
+#include "base/experiment/experiment_document.h"
+#include "base/experiment/recent_files.h"
 
 namespace moe::ui {
 namespace {

@@ -6,7 +6,7 @@
 #include <QObject>
 #include <QString>
 
-#include "experiment/preset_library.h"
+#include "base/experiment/preset_library.h"
 
 class QAction;
 class QMenu;

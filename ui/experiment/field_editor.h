@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiment/config_field_catalog.h"
+#include "base/experiment/config_field_catalog.h"
 
 class QCheckBox;
 class QComboBox;

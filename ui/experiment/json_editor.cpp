@@ -10,7 +10,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
 
 namespace moe::ui {
 namespace {

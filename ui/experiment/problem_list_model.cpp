@@ -3,7 +3,7 @@
 #include <QApplication>
 #include <QStyle>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
 
 namespace moe::ui {
 

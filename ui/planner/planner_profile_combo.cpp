@@ -4,8 +4,8 @@
 #include <QFileInfo>
 #include <QSignalBlocker>
 
-#include "planner/planner_profile_choice.h"
-#include "storage/worker_task.h"
+#include "base/planner/planner_profile_choice.h"
+#include "base/storage/worker_task.h"
 
 namespace moe::ui {
 namespace {

@@ -5,11 +5,11 @@
 #pragma once
 
 #include <QComboBox>
+#include <QList>
+
+#include "base/planner/planner_profile_choice.h"
 
 namespace moe::ui {
-
-class PlannerProfileChoice;
-struct PlannerProfileOption;
 
 class PlannerProfileCombo : public QComboBox {
   Q_OBJECT

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "planner/plan_model.h"
-#include "storage/whole_file.h"
+#include "base/planner/plan_model.h"
+#include "base/storage/whole_file.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {

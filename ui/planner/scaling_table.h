@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "planner/plan_model.h"
+#include "base/planner/plan_model.h"
 
 namespace moe::ui {
 

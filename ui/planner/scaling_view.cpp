@@ -14,11 +14,11 @@
 #include <cmath>
 #include <exception>
 
-#include "planner/plan_model.h"
-#include "planner/planner_format.h"
-#include "planner/planner_profile_choice.h"
+#include "base/planner/plan_model.h"
+#include "base/planner/planner_format.h"
+#include "base/planner/planner_profile_choice.h"
+#include "base/storage/worker_task.h"
 #include "planner/planner_profile_combo.h"
-#include "storage/worker_task.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 

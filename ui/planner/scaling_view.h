@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "planner/plan_model.h"
+#include "base/planner/plan_model.h"
 #include "planner/scaling_table.h"
 #include "protocol/run_config.h"
 

@@ -1,11 +1,6 @@
 # The planner in the app (docs/PLANNER.md, "In the app"): the hardware profile choice shared by
 # every view, its combo box, the Scaling view and its CSV.
 target_sources(moe_ui PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/plan_model.h
-  ${CMAKE_CURRENT_LIST_DIR}/planner_format.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/planner_format.h
-  ${CMAKE_CURRENT_LIST_DIR}/planner_profile_choice.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/planner_profile_choice.h
   ${CMAKE_CURRENT_LIST_DIR}/planner_profile_combo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/planner_profile_combo.h
   ${CMAKE_CURRENT_LIST_DIR}/scaling_table.cpp

@@ -11,7 +11,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "profiler/bench_result.h"
+#include "base/profiler/bench_result.h"
 
 class QCustomPlot;
 

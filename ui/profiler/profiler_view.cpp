@@ -15,13 +15,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "base/plot_data/readout_format.h"
+#include "base/profiler/sweep_table_model.h"
+#include "base/storage/whole_file.h"
+#include "base/storage/worker_task.h"
 #include "profiler/profiler_charts.h"
 #include "profiler/sweep_form.h"
-#include "profiler/sweep_table_model.h"
-#include "storage/whole_file.h"
-#include "storage/worker_task.h"
 #include "widgets/plot_export.h"
-#include "widgets/readout_format.h"
 
 namespace moe::ui {
 

@@ -8,8 +8,8 @@
 #include <QList>
 #include <QWidget>
 
-#include "profiler/bench_process.h"
-#include "profiler/sweep_store.h"
+#include "base/profiler/bench_process.h"
+#include "base/profiler/sweep_store.h"
 
 class QLabel;
 class QListWidget;

@@ -1,19 +1,9 @@
 # The Profiler tab: sweeps of `moe-train bench` (docs/PROFILER.md).
 target_sources(moe_ui PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/bench_process.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/bench_process.h
-  ${CMAKE_CURRENT_LIST_DIR}/bench_result.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/bench_result.h
   ${CMAKE_CURRENT_LIST_DIR}/profiler_charts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profiler_charts.h
   ${CMAKE_CURRENT_LIST_DIR}/profiler_view.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profiler_view.h
   ${CMAKE_CURRENT_LIST_DIR}/sweep_form.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep_form.h
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_spec.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_spec.h
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_store.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_store.h
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_table_model.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_table_model.h
 )

@@ -13,7 +13,7 @@
 
 #include <cmath>
 
-#include "widgets/readout_format.h"
+#include "base/plot_data/readout_format.h"
 
 namespace moe::ui {
 

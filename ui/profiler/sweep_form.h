@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "profiler/sweep_spec.h"
+#include "base/profiler/sweep_spec.h"
 
 class QCheckBox;
 class QDoubleSpinBox;

@@ -14,9 +14,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "remote/slurm_script.h"
-#include "report/command_exports.h"
-#include "storage/whole_file.h"
+#include "base/remote/slurm_script.h"
+#include "base/report/command_exports.h"
+#include "base/storage/whole_file.h"
 
 namespace moe::ui {
 

@@ -4,8 +4,8 @@
 
 #include <QDialog>
 
+#include "base/remote/target.h"
 #include "protocol/run_config.h"
-#include "remote/target.h"
 
 class QPlainTextEdit;
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <functional>
 
+#include "base/plot_data/smoothing.h"
+#include "base/runs/config_diff.h"
 #include "report/report_charts.h"
 #include "report/report_format.h"
-#include "runs/config_diff.h"
 #include "widgets/plot_style.h"
-#include "widgets/smoothing.h"
 
 namespace moe::ui {
 

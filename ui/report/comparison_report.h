@@ -9,8 +9,8 @@
 
 #include <vector>
 
+#include "base/report/run_report.h"
 #include "report/report_document.h"
-#include "report/run_report.h"
 
 namespace moe::ui {
 

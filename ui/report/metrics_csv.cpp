@@ -14,8 +14,9 @@
 #include <type_traits>
 #include <variant>
 
+#include "base/run/run_files.h"
+#include "protocol/telemetry_event_fields.h"
 #include "protocol/telemetry_reader.h"
-#include "run/run_files.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {
@@ -158,101 +159,155 @@ void orderPhases(Shape* shape) {
                    [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
 }
 
+// The file each event type with one of its own goes to.
+template <typename E>
+constexpr FileIndex fileOf() {
+  using namespace protocol;
+  if constexpr (std::is_same_v<E, RunStartEvent>) return kRunStart;
+  if constexpr (std::is_same_v<E, StepEvent>) return kStep;
+  if constexpr (std::is_same_v<E, ExpertLoadEvent>) return kExpertLoad;
+  if constexpr (std::is_same_v<E, PhasesEvent>) return kPhases;
+  if constexpr (std::is_same_v<E, EvalEvent>) return kEval;
+  if constexpr (std::is_same_v<E, CheckpointEvent>) return kCheckpoint;
+  if constexpr (std::is_same_v<E, LogEvent>) return kLog;
+  if constexpr (std::is_same_v<E, RunEndEvent>) return kRunEnd;
+  if constexpr (std::is_same_v<E, RanksEvent>) return kRanks;
+  return kAdaptiveR;
+}
+
+// A file's columns, from the event's field list (protocol/telemetry_event_fields.h): a column per
+// field, per expert for the per-expert arrays, per phase for "ms"; records (ranks) make a row each,
+// after the event's own columns; run_start's config is left to the config export.
+class CsvHeader {
+ public:
+  CsvHeader(const Shape& shape, QStringList* out) : shape_(shape), out_(*out) {}
+
+  template <typename T>
+  void field(const char* key, const T&) {
+    if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
+                  std::is_same_v<T, std::vector<double>>) {
+      for (size_t e = 0; e < shape_.experts; ++e)
+        out_ << QStringLiteral("%1_%2").arg(QLatin1String(key)).arg(e);
+    } else {
+      out_ << QLatin1String(key);
+    }
+  }
+  template <typename T>
+  void optional(const char* key, const std::optional<T>&) {
+    out_ << QLatin1String(key);
+  }
+  void text_or_empty(const char* key, const std::string&) { out_ << QLatin1String(key); }
+  void nonzero(const char* key, const int64_t&) { out_ << QLatin1String(key); }
+  void object(const char*, const nlohmann::json&) {}
+  void number_map(const char*, const std::map<std::string, double>&) {
+    for (const std::string& name : shape_.phases) out_ << QString::fromStdString(name);
+  }
+  // r -> ms: one cell of JSON text, so the file keeps one width whatever r were tried.
+  void number_map(const char* key, const std::map<int64_t, double>&) { out_ << QLatin1String(key); }
+  template <typename R>
+  void records(const char*, const std::vector<R>&) {
+    const R record{};
+    protocol::visit_event(record, *this);
+  }
+
+ private:
+  const Shape& shape_;
+  QStringList& out_;
+};
+
+// An event's rows, in CsvHeader's columns; `t` is every row's first cell.
+class CsvRows {
+ public:
+  CsvRows(const Shape& shape, double t) : shape_(shape) { cells_ << num(t); }
+
+  template <typename T>
+  void field(const char*, const T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      cells_ << text(value);
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      cells_ << num(value);
+    } else {
+      for (size_t e = 0; e < shape_.experts; ++e)
+        cells_ << (e < value.size() ? num(value[e]) : QString());
+    }
+  }
+  void optional(const char*, const std::optional<std::string>& value) {
+    cells_ << (value ? text(*value) : QString());
+  }
+  template <typename T>
+  void optional(const char*, const std::optional<T>& value) {
+    cells_ << num(value);
+  }
+  void text_or_empty(const char*, const std::string& value) { cells_ << text(value); }
+  void nonzero(const char*, const int64_t& value) { cells_ << num(value); }
+  void object(const char*, const nlohmann::json&) {}
+  void number_map(const char*, const std::map<std::string, double>& values) {
+    for (const std::string& name : shape_.phases) {
+      const auto it = values.find(name);
+      cells_ << (it == values.end() ? QString() : num(it->second));
+    }
+  }
+  void number_map(const char*, const std::map<int64_t, double>& values) {
+    nlohmann::json tried = nlohmann::json::object();
+    for (const auto& [r, ms] : values) tried[std::to_string(r)] = ms;
+    cells_ << text(tried.dump());
+  }
+  template <typename R>
+  void records(const char*, const std::vector<R>& values) {
+    const QStringList before = cells_;
+    for (const R& value : values) {
+      cells_ = before;
+      protocol::visit_event(value, *this);
+      rows_.push_back(cells_);
+    }
+    has_records_ = true;
+  }
+
+  // The rows: one, or one per record.
+  QList<QStringList> rows() const { return has_records_ ? rows_ : QList<QStringList>{cells_}; }
+
+ private:
+  const Shape& shape_;
+  QStringList cells_;
+  QList<QStringList> rows_;
+  bool has_records_ = false;
+};
+
+template <typename E>
+void addHeader(const Shape& shape, std::array<QStringList, kFileCount>& h) {
+  QStringList& columns = h[fileOf<E>()];
+  columns << QStringLiteral("t");
+  CsvHeader header(shape, &columns);
+  const E event{};
+  protocol::visit_event(event, header);
+}
+
 std::array<QStringList, kFileCount> headers(const Shape& shape) {
   std::array<QStringList, kFileCount> h;
-  h[kRunStart] = {"t",
-                  "run_id",
-                  "world_size",
-                  "device",
-                  "host",
-                  "engine_version",
-                  "torch_version",
-                  "expert_parameters",
-                  "dense_parameters"};
-  h[kStep] = {"t",  "step",      "loss",   "task_loss",    "aux_loss", "z_loss",
-              "lr", "grad_norm", "tokens", "tokens_per_s", "step_ms",  "tflops"};
-  h[kExpertLoad] = {"t",     "step",          "layer",        "capacity",       "dropped_frac",
-                    "cv",    "max_over_mean", "load_entropy", "router_entropy", "dead_experts",
-                    "l_aux", "z_loss"};
-  for (const char* array : {"counts", "kept", "importance"}) {
-    for (size_t e = 0; e < shape.experts; ++e)
-      h[kExpertLoad] << QStringLiteral("%1_%2").arg(QLatin1String(array)).arg(e);
-  }
-  h[kPhases] = {"t", "step"};
-  for (const std::string& name : shape.phases) h[kPhases] << QString::fromStdString(name);
-  h[kEval] = {"t", "step", "loss", "accuracy"};
-  h[kCheckpoint] = {"t", "step", "path"};
-  h[kLog] = {"t", "level", "msg"};
-  h[kRunEnd] = {"t", "status", "steps", "error"};
-  h[kRanks] = {"t",          "step",   "rank",         "host",   "step_ms",
-               "compute_ms", "a2a_ms", "allreduce_ms", "tokens", "peak_bytes"};
-  h[kAdaptiveR] = {"t", "step", "r", "reason", "tried"};
+  using namespace protocol;
+  addHeader<RunStartEvent>(shape, h);
+  addHeader<StepEvent>(shape, h);
+  addHeader<ExpertLoadEvent>(shape, h);
+  addHeader<PhasesEvent>(shape, h);
+  addHeader<EvalEvent>(shape, h);
+  addHeader<CheckpointEvent>(shape, h);
+  addHeader<LogEvent>(shape, h);
+  addHeader<RunEndEvent>(shape, h);
+  addHeader<RanksEvent>(shape, h);
+  addHeader<AdaptiveREvent>(shape, h);
   return h;
 }
 
-template <typename T>
-void appendArray(QStringList* fields, const std::vector<T>& values, size_t width) {
-  for (size_t e = 0; e < width; ++e) *fields << (e < values.size() ? num(values[e]) : QString());
-}
-
-// The rows of one event, with the index of the file they go to.
+// The rows of one event with a file of its own, into that file.
 void writeEvent(const protocol::TelemetryEvent& event, const Shape& shape,
                 std::array<CsvFile, kFileCount>& files) {
   std::visit(
       [&](const auto& e) {
         using E = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<E, protocol::RunStartEvent>) {
-          files[kRunStart].row({num(e.t), text(e.run_id), num(e.world_size), text(e.device),
-                                text(e.host), text(e.engine_version), text(e.torch_version),
-                                num(e.expert_parameters), num(e.dense_parameters)});
-        } else if constexpr (std::is_same_v<E, protocol::StepEvent>) {
-          files[kStep].row({num(e.t), num(e.step), num(e.loss), num(e.task_loss), num(e.aux_loss),
-                            num(e.z_loss), num(e.lr), num(e.grad_norm), num(e.tokens),
-                            num(e.tokens_per_s), num(e.step_ms), num(e.tflops)});
-        } else if constexpr (std::is_same_v<E, protocol::ExpertLoadEvent>) {
-          QStringList f{num(e.t),
-                        num(e.step),
-                        num(e.layer),
-                        num(e.capacity),
-                        num(e.dropped_frac),
-                        num(e.cv),
-                        num(e.max_over_mean),
-                        num(e.load_entropy),
-                        num(e.router_entropy),
-                        num(e.dead_experts),
-                        num(e.l_aux),
-                        num(e.z_loss)};
-          appendArray(&f, e.counts, shape.experts);
-          appendArray(&f, e.kept, shape.experts);
-          appendArray(&f, e.importance, shape.experts);
-          files[kExpertLoad].row(f);
-        } else if constexpr (std::is_same_v<E, protocol::PhasesEvent>) {
-          QStringList f{num(e.t), num(e.step)};
-          for (const std::string& name : shape.phases) {
-            const auto it = e.ms.find(name);
-            f << (it == e.ms.end() ? QString() : num(it->second));
-          }
-          files[kPhases].row(f);
-        } else if constexpr (std::is_same_v<E, protocol::EvalEvent>) {
-          files[kEval].row({num(e.t), num(e.step), num(e.loss), num(e.accuracy)});
-        } else if constexpr (std::is_same_v<E, protocol::CheckpointEvent>) {
-          files[kCheckpoint].row({num(e.t), num(e.step), text(e.path)});
-        } else if constexpr (std::is_same_v<E, protocol::LogEvent>) {
-          files[kLog].row({num(e.t), text(e.level), text(e.msg)});
-        } else if constexpr (std::is_same_v<E, protocol::RunEndEvent>) {
-          files[kRunEnd].row(
-              {num(e.t), text(e.status), num(e.steps), e.error ? text(*e.error) : QString()});
-        } else if constexpr (std::is_same_v<E, protocol::RanksEvent>) {
-          for (const protocol::RankFigures& r : e.ranks) {
-            files[kRanks].row({num(e.t), num(e.step), num(r.rank), text(r.host), num(r.step_ms),
-                               num(r.compute_ms), num(r.a2a_ms), num(r.allreduce_ms), num(r.tokens),
-                               num(r.peak_bytes)});
-          }
-        } else if constexpr (std::is_same_v<E, protocol::AdaptiveREvent>) {
-          nlohmann::json tried = nlohmann::json::object();
-          for (const auto& [r, ms] : e.tried) tried[std::to_string(r)] = ms;
-          files[kAdaptiveR].row(
-              {num(e.t), num(e.step), num(e.r), text(e.reason), text(tried.dump())});
+        if constexpr (kHasOwnFile<E>) {
+          CsvRows rows(shape, e.t);
+          protocol::visit_event(e, rows);
+          for (const QStringList& row : rows.rows()) files[fileOf<E>()].row(row);
         }
       },
       event);

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <limits>
 
+#include "base/plot_data/phase_bins.h"
 #include "widgets/curve_decimator.h"
 #include "widgets/heatmap_style.h"
-#include "widgets/phase_bins.h"
 #include "widgets/phase_breakdown_plot.h"
 #include "widgets/plot_style.h"
 #include "widgets/step_heatmap.h"

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 
 class QCustomPlot;
 

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <functional>
 
+#include "base/report/config_export.h"
+#include "base/report/run_report.h"
 #include "report/comparison_report.h"
-#include "report/config_export.h"
 #include "report/metrics_csv.h"
 #include "report/report_export.h"
-#include "report/run_report.h"
 
 namespace moe::ui {
 

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "report/run_report.h"
+#include "base/report/run_report.h"
 
 namespace moe::ui {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "base/report/command_exports.h"
 #include "protocol/run_config.h"
-#include "report/command_exports.h"
 #include "report/report_document.h"
 
 namespace moe::ui {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "widgets/readout_format.h"  // durationText
+#include "base/plot_data/readout_format.h"  // durationText
 
 namespace moe::ui {
 

@@ -9,14 +9,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/plot_data/smoothing.h"
+#include "base/report/run_report.h"
+#include "base/run/run_files.h"
+#include "base/runs/config_diff.h"
 #include "report/report_charts.h"
 #include "report/report_format.h"
-#include "report/run_report.h"
 #include "report/run_report_summary.h"
-#include "run/run_files.h"
-#include "runs/config_diff.h"
 #include "widgets/plot_style.h"
-#include "widgets/smoothing.h"
 
 namespace moe::ui {
 

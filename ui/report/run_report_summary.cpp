@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/report/run_report.h"
 #include "report/report_document.h"
 #include "report/report_format.h"
-#include "report/run_report.h"
 
 namespace moe::ui {
 

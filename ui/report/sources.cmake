@@ -3,8 +3,6 @@
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.h
-  ${CMAKE_CURRENT_LIST_DIR}/config_export.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/config_export.h
   ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.cpp
   ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.h
   ${CMAKE_CURRENT_LIST_DIR}/report_charts.cpp
@@ -23,20 +21,14 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_pdf.h
   ${CMAKE_CURRENT_LIST_DIR}/report_pdf_flow.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_pdf_flow.h
-  ${CMAKE_CURRENT_LIST_DIR}/run_report.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/run_report.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_report_document.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report_summary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_report_summary.h
-  ${CMAKE_CURRENT_LIST_DIR}/warning_history.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/warning_history.h
 )
 # The command lines that start a config's run by hand (moe-train, its launcher, torchrun, srun,
 # sbatch) and the dialog that shows them.
 target_sources(moe_ui PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/command_exports.h
   ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_export_dialog.h
 )

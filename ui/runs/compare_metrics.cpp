@@ -3,7 +3,7 @@
 #include <QObject>
 #include <map>
 
-#include "widgets/smoothing.h"
+#include "base/plot_data/smoothing.h"
 
 namespace moe::ui {
 

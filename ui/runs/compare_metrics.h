@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {

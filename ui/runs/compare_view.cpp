@@ -8,11 +8,11 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "base/run/run_files.h"
+#include "base/telemetry/telemetry_feed.h"
 #include "dashboard/dashboard_controls.h"
-#include "run/run_files.h"
 #include "runs/compare_metrics.h"
 #include "runs/config_diff_view.h"
-#include "telemetry/telemetry_feed.h"
 #include "widgets/plot_export.h"
 #include "widgets/plot_style.h"
 #include "widgets/time_series_plot.h"

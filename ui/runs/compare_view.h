@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 
 class QComboBox;
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runs/config_diff.h"
+#include "base/runs/config_diff.h"
 
 class QCheckBox;
 class QLabel;

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "experiment/human_units.h"
+#include "base/experiment/human_units.h"
 
 namespace moe::ui {
 

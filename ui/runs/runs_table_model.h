@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <QList>
 
-#include "runs/run_record.h"
+#include "base/runs/run_record.h"
 
 namespace moe::ui {
 

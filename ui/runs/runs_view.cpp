@@ -18,9 +18,9 @@
 
 #include <algorithm>
 
-#include "runs/run_directory_index.h"
-#include "runs/run_store.h"
-#include "runs/run_store_worker.h"
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_store.h"
+#include "base/runs/run_store_worker.h"
 #include "runs/runs_filter_proxy.h"
 #include "runs/runs_table_model.h"
 

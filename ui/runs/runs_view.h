@@ -12,7 +12,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "runs/run_record.h"
+#include "base/runs/run_record.h"
 
 class QAction;
 class QComboBox;

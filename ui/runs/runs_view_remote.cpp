@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "runs/run_store_worker.h"
+#include "base/runs/run_store_worker.h"
 #include "runs/runs_table_model.h"
 #include "runs/runs_view.h"
 

@@ -8,7 +8,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "remote/target.h"
+#include "base/remote/target.h"
 
 class QCheckBox;
 class QFormLayout;

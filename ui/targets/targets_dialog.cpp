@@ -11,9 +11,9 @@
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
-#include "remote/connection_test.h"
+#include "base/remote/connection_test.h"
+#include "base/targets/target_store.h"
 #include "targets/target_form.h"
-#include "targets/target_store.h"
 
 namespace moe::ui {
 

@@ -8,7 +8,7 @@
 #include <QDialog>
 #include <QString>
 
-#include "remote/target.h"
+#include "base/remote/target.h"
 
 class QLabel;
 class QListWidget;

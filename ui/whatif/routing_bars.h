@@ -8,7 +8,7 @@
 
 #include <qcustomplot.h>
 
-#include "whatif/replay_answer.h"
+#include "base/whatif/replay_answer.h"
 #include "widgets/kept_dropped_bars.h"
 
 namespace moe::ui {

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "whatif/replay_answer.h"
+#include "base/whatif/replay_answer.h"
 
 namespace moe::ui {
 

@@ -7,7 +7,7 @@
 
 #include <QWidget>
 
-#include "whatif/routing_setting.h"
+#include "base/whatif/routing_setting.h"
 
 class QCheckBox;
 class QDoubleSpinBox;

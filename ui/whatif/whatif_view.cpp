@@ -11,11 +11,11 @@
 
 #include <algorithm>
 
-#include "storage/worker_task.h"
-#include "whatif/replay_server.h"
+#include "base/storage/worker_task.h"
+#include "base/whatif/replay_server.h"
+#include "base/whatif/synthetic_input.h"
 #include "whatif/routing_bars.h"
 #include "whatif/routing_metrics_table.h"
-#include "whatif/synthetic_input.h"
 #include "whatif/whatif_controls.h"
 
 namespace moe::ui {

@@ -15,9 +15,9 @@
 #include <memory>
 #include <optional>
 
-#include "whatif/replay_answer.h"
-#include "whatif/routing_setting.h"
-#include "whatif/whatif_source.h"
+#include "base/whatif/replay_answer.h"
+#include "base/whatif/routing_setting.h"
+#include "base/whatif/whatif_source.h"
 
 class QLabel;
 class QPushButton;

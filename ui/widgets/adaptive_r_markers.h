@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "telemetry/telemetry_protocol.h"
+#include "base/telemetry/telemetry_protocol.h"
 #include "widgets/step_markers.h"
 
 namespace moe::ui {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "telemetry/telemetry_protocol.h"
+#include "base/telemetry/telemetry_protocol.h"
 #include "widgets/step_markers.h"
 
 class QMouseEvent;

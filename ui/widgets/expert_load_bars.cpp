@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 
 namespace moe::ui {
 

@@ -18,7 +18,7 @@
 
 #include <qcustomplot.h>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 
 namespace moe::ui {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/heatmap_style.h"
 #include "widgets/plot_style.h"
 

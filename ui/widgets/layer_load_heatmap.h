@@ -15,7 +15,7 @@
 
 #include <qcustomplot.h>
 
-#include "telemetry/telemetry_protocol.h"
+#include "base/telemetry/telemetry_protocol.h"
 
 namespace moe::ui {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <functional>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/plot_style.h"
 #include "widgets/step_heatmap.h"
 

@@ -17,7 +17,7 @@
 
 #include <qcustomplot.h>
 
-#include "widgets/phase_bins.h"
+#include "base/plot_data/phase_bins.h"
 
 namespace moe::ui {
 

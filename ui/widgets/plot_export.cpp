@@ -8,7 +8,7 @@
 
 #include <qcustomplot.h>
 
-#include "storage/whole_file.h"
+#include "base/storage/whole_file.h"
 
 namespace moe::ui {
 

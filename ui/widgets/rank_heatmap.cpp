@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/heatmap_style.h"
 #include "widgets/step_heatmap.h"

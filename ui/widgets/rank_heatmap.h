@@ -16,7 +16,7 @@
 
 #include <qcustomplot.h>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 
 namespace moe::ui {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "telemetry/series_columns.h"
+#include "base/telemetry/series_columns.h"
 #include "widgets/step_markers.h"
 
 namespace moe::ui {

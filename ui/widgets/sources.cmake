@@ -18,8 +18,6 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/kept_dropped_bars.h
   ${CMAKE_CURRENT_LIST_DIR}/layer_load_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layer_load_heatmap.h
-  ${CMAKE_CURRENT_LIST_DIR}/phase_bins.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/phase_bins.h
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/phase_breakdown_plot.h
   ${CMAKE_CURRENT_LIST_DIR}/plot_csv.cpp
@@ -32,12 +30,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/plot_sync.h
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.h
-  ${CMAKE_CURRENT_LIST_DIR}/readout_format.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/readout_format.h
   ${CMAKE_CURRENT_LIST_DIR}/restart_markers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/restart_markers.h
-  ${CMAKE_CURRENT_LIST_DIR}/smoothing.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/smoothing.h
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/step_markers.cpp

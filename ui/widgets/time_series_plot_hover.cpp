@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "widgets/readout_format.h"
+#include "base/plot_data/readout_format.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {
@@ -40,8 +40,9 @@ QStringList TimeSeriesPlot::readoutParts(double x, double* row_key) const {
     if (i < 0) continue;
     if (parts.isEmpty()) {  // the x part comes from the first curve with data
       if (row_key) *row_key = keys[i];
-      parts << (x_mode_ == XMode::Step ? QStringLiteral("step ") + formatReadoutStep(c.keys->step()[i])
-                                       : QStringLiteral("t ") + formatReadoutWallTime(c.keys->t()[i]));
+      parts << (x_mode_ == XMode::Step
+                    ? QStringLiteral("step ") + formatReadoutStep(c.keys->step()[i])
+                    : QStringLiteral("t ") + formatReadoutWallTime(c.keys->t()[i]));
     }
     parts << c.name + QLatin1Char(' ') + formatReadoutValue(c.value[i]);
   }

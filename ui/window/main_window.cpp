@@ -16,17 +16,17 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include "base/experiment/experiment_document.h"
+#include "base/report/command_exports.h"
+#include "base/runs/live_run_recorder.h"
+#include "base/runs/run_manager.h"
+#include "base/runs/run_store.h"
+#include "base/targets/target_store.h"
 #include "experiment/estimates_panel.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
 #include "report/command_export_dialog.h"
-#include "report/command_exports.h"
-#include "runs/live_run_recorder.h"
-#include "runs/run_manager.h"
-#include "runs/run_store.h"
 #include "runs/runs_view.h"
-#include "targets/target_store.h"
 #include "window/main_window_reports.h"
 
 namespace moe::ui {

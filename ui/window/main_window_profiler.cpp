@@ -2,8 +2,8 @@
 #include <QTabBar>
 #include <QTabWidget>
 
+#include "base/profiler/sweep_store.h"
 #include "profiler/profiler_view.h"
-#include "profiler/sweep_store.h"
 #include "window/main_window.h"
 
 namespace moe::ui {

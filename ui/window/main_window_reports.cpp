@@ -13,14 +13,14 @@
 #include <memory>
 #include <vector>
 
+#include "base/report/config_export.h"
+#include "base/report/run_report.h"
+#include "base/storage/worker_task.h"
 #include "dashboard/run_dashboard.h"
 #include "report/comparison_report.h"
-#include "report/config_export.h"
 #include "report/metrics_csv.h"
 #include "report/report_export.h"
-#include "report/run_report.h"
 #include "runs/compare_view.h"
-#include "storage/worker_task.h"
 #include "window/main_window.h"
 
 namespace moe::ui {

@@ -9,17 +9,17 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 
+#include "base/experiment/experiment_document.h"
+#include "base/run/run_files.h"
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_manager.h"
+#include "base/runs/run_store.h"
+#include "base/targets/target_store.h"
 #include "dashboard/run_dashboard.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "run/run_files.h"
 #include "runs/compare_view.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_manager.h"
-#include "runs/run_store.h"
 #include "runs/runs_view.h"
-#include "targets/target_store.h"
 #include "window/main_window.h"
 #include "window/main_window_reports.h"
 

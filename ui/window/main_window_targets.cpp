@@ -12,14 +12,14 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
+#include "base/remote/remote_fetch.h"
+#include "base/remote/remote_run.h"
+#include "base/remote/slurm_script.h"
+#include "base/runs/run_manager.h"
+#include "base/targets/target_store.h"
 #include "experiment/experiment_editor.h"
-#include "remote/remote_fetch.h"
-#include "remote/remote_run.h"
-#include "remote/slurm_script.h"
-#include "runs/run_manager.h"
 #include "runs/runs_view.h"
-#include "targets/target_store.h"
 #include "targets/targets_dialog.h"
 #include "window/main_window.h"
 

@@ -8,8 +8,8 @@
 #include <QSettings>
 #include <QTabWidget>
 
-#include "storage/worker_task.h"
-#include "whatif/whatif_source.h"
+#include "base/storage/worker_task.h"
+#include "base/whatif/whatif_source.h"
 #include "whatif/whatif_view.h"
 #include "window/main_window.h"
 

@@ -177,7 +177,7 @@ void PendingWork::wait() {
     work_.reset();
     const std::string who = diagnose_ ? diagnose_() : "";
     throw CollectiveError(what_ + " failed: " + (who.empty() ? "" : who + "; ") +
-                          "c10d says: " + error_text(e));
+                          "c10d says: " + runtime::error_text(e));
   }
   work_.reset();
 }
@@ -210,7 +210,8 @@ ProcessGroup::ProcessGroup(const launch::RankLayout& layout, protocol::Backend b
   } catch (const std::exception& e) {
     const std::string from = impl_->gloo_address.empty() ? "" : " from " + impl_->gloo_address;
     throw CollectiveError("rendezvous of " + where(layout) + from + " at " + layout.master_addr +
-                          ":" + std::to_string(layout.master_port) + " failed: " + error_text(e));
+                          ":" + std::to_string(layout.master_port) +
+                          " failed: " + runtime::error_text(e));
   }
   impl_->beat = std::thread(keep_beating, impl_->heartbeat, impl_->beat_store, layout.rank);
 }

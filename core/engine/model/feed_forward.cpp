@@ -11,19 +11,19 @@ bool is_moe_block(int64_t index, int64_t every) {
   return index % every == 0;
 }
 
-at::Tensor apply_activation(const at::Tensor& x, Activation act) {
+at::Tensor apply_activation(const at::Tensor& x, protocol::Activation act) {
   switch (act) {
-    case Activation::Relu:
+    case protocol::Activation::Relu:
       return torch::relu(x);
-    case Activation::Silu:
+    case protocol::Activation::Silu:
       return torch::silu(x);
-    case Activation::Gelu:
+    case protocol::Activation::Gelu:
       break;
   }
   return torch::gelu(x);  // exact (erf) form, as the experts use
 }
 
-DenseFfnImpl::DenseFfnImpl(int64_t dim, int64_t hidden, Activation act) : act_(act) {
+DenseFfnImpl::DenseFfnImpl(int64_t dim, int64_t hidden, protocol::Activation act) : act_(act) {
   fc1_ = register_module("fc1", torch::nn::Linear(dim, hidden));
   fc2_ = register_module("fc2", torch::nn::Linear(hidden, dim));
 }
@@ -35,7 +35,7 @@ at::Tensor DenseFfnImpl::forward(const at::Tensor& x) {
 FeedForward::FeedForward(torch::nn::Module& owner, int64_t dim, const protocol::MoeConfig& config,
                          bool use_moe) {
   if (use_moe) {
-    moe_ = owner.register_module("moe", MoeLayer(dim, config));
+    moe_ = owner.register_module("moe", layer::MoeLayer(dim, config));
   } else {
     ffn_ = owner.register_module("ffn", DenseFfn(dim, config.hidden, config.activation));
   }

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
+#include "layer/experts.h"
+#include "layer/moe_layer.h"
 #include "model/moe_losses.h"
-#include "moe/experts.h"
-#include "moe/moe_layer.h"
 #include "protocol/run_config.h"
 
 namespace moe::model {
@@ -19,16 +19,16 @@ bool is_moe_block(int64_t index, int64_t every);
 // fc2(act(fc1(x))), parameters `fc1.weight`, `fc1.bias`, `fc2.weight`, `fc2.bias`.
 class DenseFfnImpl : public torch::nn::Module {
  public:
-  DenseFfnImpl(int64_t dim, int64_t hidden, Activation act);
+  DenseFfnImpl(int64_t dim, int64_t hidden, protocol::Activation act);
   at::Tensor forward(const at::Tensor& x);
 
  private:
-  Activation act_;
+  protocol::Activation act_;
   torch::nn::Linear fc1_{nullptr}, fc2_{nullptr};
 };
 TORCH_MODULE(DenseFfn);
 
-at::Tensor apply_activation(const at::Tensor& x, Activation act);
+at::Tensor apply_activation(const at::Tensor& x, protocol::Activation act);
 
 // Not a module itself: it registers `moe` or `ffn` directly on the owning block, so parameter
 // names read `blocks.3.moe.experts.batched_fc1_w` and `blocks.2.ffn.fc1.weight`.
@@ -41,10 +41,10 @@ class FeedForward {
   at::Tensor forward(const at::Tensor& x, MoeLosses& losses);
 
   // The MoE layer, or an empty holder for a dense FFN.
-  const MoeLayer& moe() const { return moe_; }
+  const layer::MoeLayer& moe() const { return moe_; }
 
  private:
-  MoeLayer moe_{nullptr};
+  layer::MoeLayer moe_{nullptr};
   DenseFfn ffn_{nullptr};
 };
 

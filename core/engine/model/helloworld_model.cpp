@@ -8,7 +8,7 @@
 namespace moe::model {
 
 HelloworldModelImpl::HelloworldModelImpl(int64_t dim, const protocol::MoeConfig& moe) : dim_(dim) {
-  moe_ = register_module("_moe_layer", MoeLayer(dim, moe));
+  moe_ = register_module("_moe_layer", layer::MoeLayer(dim, moe));
 }
 
 ModelOutput HelloworldModelImpl::forward(const data::Batch& batch) {

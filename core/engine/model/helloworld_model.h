@@ -13,11 +13,11 @@ class HelloworldModelImpl : public ModelImpl {
   HelloworldModelImpl(int64_t dim, const protocol::MoeConfig& moe);
   // inputs [B, T, M] float, targets int64 [B] (class indices into T; all 0 in Tutel's example).
   ModelOutput forward(const data::Batch& batch) override;
-  std::vector<MoeLayer> moe_layers() const override { return {moe_}; }
+  std::vector<layer::MoeLayer> moe_layers() const override { return {moe_}; }
 
  private:
   int64_t dim_;
-  MoeLayer moe_{nullptr};
+  layer::MoeLayer moe_{nullptr};
 };
 
 }  // namespace moe::model

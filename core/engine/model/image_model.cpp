@@ -46,8 +46,8 @@ ImageModelImpl::ImageModelImpl(const protocol::ModelConfig& model, const protoco
   head_ = register_module("head", torch::nn::Linear(grid_ * grid_ * dim_, kClasses));
 }
 
-std::vector<MoeLayer> ImageModelImpl::moe_layers() const {
-  std::vector<MoeLayer> layers;
+std::vector<layer::MoeLayer> ImageModelImpl::moe_layers() const {
+  std::vector<layer::MoeLayer> layers;
   for (const auto& block : block_list_) {
     if (block->moe()) layers.push_back(block->moe());
   }

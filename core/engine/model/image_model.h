@@ -24,7 +24,7 @@ class ImageBlockImpl : public torch::nn::Module {
  public:
   ImageBlockImpl(int64_t dim, const protocol::MoeConfig& moe, bool use_moe);
   at::Tensor forward(const at::Tensor& x, MoeLosses& losses);
-  const MoeLayer& moe() const { return ffn_.moe(); }
+  const layer::MoeLayer& moe() const { return ffn_.moe(); }
 
  private:
   torch::nn::LayerNorm norm_;
@@ -41,7 +41,7 @@ class ImageModelImpl : public ModelImpl {
                  ImageShape shape);
   // inputs float [B, C, H, W], targets int64 [B]; sets correct.
   ModelOutput forward(const data::Batch& batch) override;
-  std::vector<MoeLayer> moe_layers() const override;
+  std::vector<layer::MoeLayer> moe_layers() const override;
 
   // Class logits [B, 10] in the model dtype.
   at::Tensor logits(const at::Tensor& images, MoeLosses* losses = nullptr);
@@ -50,7 +50,7 @@ class ImageModelImpl : public ModelImpl {
  private:
   ImageShape shape_;
   int64_t dim_, grid_;
-  Activation act_;
+  protocol::Activation act_;
   torch::nn::Conv2d conv_{nullptr}, patch_{nullptr};
   at::Tensor pos_emb_;  // [grid * grid, dim]
   torch::nn::ModuleList blocks_{nullptr};

@@ -31,8 +31,8 @@ LmModelImpl::LmModelImpl(const protocol::ModelConfig& model, const protocol::Moe
   }
 }
 
-std::vector<MoeLayer> LmModelImpl::moe_layers() const {
-  std::vector<MoeLayer> layers;
+std::vector<layer::MoeLayer> LmModelImpl::moe_layers() const {
+  std::vector<layer::MoeLayer> layers;
   for (const auto& block : block_list_) {
     if (block->moe()) layers.push_back(block->moe());
   }

@@ -16,7 +16,7 @@ class LmModelImpl : public ModelImpl {
   LmModelImpl(const protocol::ModelConfig& model, const protocol::MoeConfig& moe);
   // inputs, targets int64 [B, T] with T <= seq_len; task loss = mean cross-entropy over B*T.
   ModelOutput forward(const data::Batch& batch) override;
-  std::vector<MoeLayer> moe_layers() const override;
+  std::vector<layer::MoeLayer> moe_layers() const override;
 
   // Next-token logits [B, T, vocab] in the model dtype; `losses` (if given) gets the MoE layers'.
   at::Tensor logits(const at::Tensor& tokens, MoeLosses* losses = nullptr);

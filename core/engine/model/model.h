@@ -9,18 +9,18 @@
 #include <vector>
 
 #include "data/batch_source.h"
-#include "moe/load_metrics.h"
-#include "moe/moe_layer.h"
+#include "layer/load_metrics.h"
+#include "layer/moe_layer.h"
 #include "protocol/run_config.h"
 
 namespace moe::model {
 
 struct ModelOutput {
-  at::Tensor task_loss;         // 0-d float32 (float64 for float64 models), mean over the batch
-  at::Tensor aux_loss;          // 0-d, sum of l_aux over the MoE layers (float32 or float64)
-  at::Tensor z_loss;            // 0-d, sum of the router z-losses
-  std::vector<LayerLoad> load;  // one per MoE layer, in layer order (on the device)
-  int64_t tokens = 0;           // tokens that went through each MoE layer (B x positions)
+  at::Tensor task_loss;  // 0-d float32 (float64 for float64 models), mean over the batch
+  at::Tensor aux_loss;   // 0-d, sum of l_aux over the MoE layers (float32 or float64)
+  at::Tensor z_loss;     // 0-d, sum of the router z-losses
+  std::vector<layer::LayerLoad> load;  // one per MoE layer, in layer order (on the device)
+  int64_t tokens = 0;                  // tokens that went through each MoE layer (B x positions)
   at::Tensor
       correct;  // image: correctly classified samples (0-d int64 on the device); else undefined
 };
@@ -36,7 +36,7 @@ class ModelImpl : public torch::nn::Module {
   // Forward on one (micro-)batch already moved to the model's device.
   virtual ModelOutput forward(const data::Batch& batch) = 0;
   // The MoE layers in order (for bias balancing and per-layer telemetry).
-  virtual std::vector<MoeLayer> moe_layers() const = 0;
+  virtual std::vector<layer::MoeLayer> moe_layers() const = 0;
   ParameterCounts parameter_counts();
   // The parameters' dtype (train.dtype after make_model); inputs are cast to it.
   at::ScalarType dtype();

@@ -7,7 +7,7 @@ namespace moe::model {
 MoeLosses::MoeLosses(at::ScalarType dtype)
     : aux_(torch::zeros({}, torch::dtype(dtype))), z_(torch::zeros({}, torch::dtype(dtype))) {}
 
-at::Tensor MoeLosses::add(MoeOutput out) {
+at::Tensor MoeLosses::add(layer::MoeOutput out) {
   // l_aux is in the routing dtype (float32 with fp32_gate, else the model's): bring it to ours.
   aux_ = aux_ + out.l_aux.to(aux_.scalar_type());
   z_ = z_ + out.z_loss.to(z_.scalar_type());

@@ -15,14 +15,14 @@ class MoeLosses {
   explicit MoeLosses(at::ScalarType dtype);
 
   // Adds one layer's l_aux, z-loss and load stats; returns its output.
-  at::Tensor add(MoeOutput out);
+  at::Tensor add(layer::MoeOutput out);
 
   // Sets out's aux_loss, z_loss and load (in layer order).
   void fill(ModelOutput& out) &&;
 
  private:
   at::Tensor aux_, z_;
-  std::vector<LayerLoad> load_;
+  std::vector<layer::LayerLoad> load_;
 };
 
 }  // namespace moe::model

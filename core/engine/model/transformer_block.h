@@ -17,7 +17,7 @@ class TransformerBlockImpl : public torch::nn::Module {
   TransformerBlockImpl(int64_t dim, int64_t heads, const protocol::MoeConfig& moe, bool use_moe);
   // x [B, T, D] -> [B, T, D]
   at::Tensor forward(const at::Tensor& x, MoeLosses& losses);
-  const MoeLayer& moe() const { return ffn_.moe(); }
+  const layer::MoeLayer& moe() const { return ffn_.moe(); }
 
  private:
   // Declared in registration order (the initialiser list registers them).

@@ -37,7 +37,7 @@ at::ScalarType replay_dtype(const io::TensorMap& in, const std::string& file) {
 
 // Copies every parameter of the layer from `in` (names with `prefix`); each must be present with
 // the exact shape.
-void load_weights(MoeLayer& layer, const io::TensorMap& in, const std::string& file,
+void load_weights(layer::MoeLayer& layer, const io::TensorMap& in, const std::string& file,
                   const std::string& prefix) {
   torch::NoGradGuard no_grad;
   std::string problems;
@@ -99,7 +99,7 @@ ReplayLayer load_replay_layer(const std::string& config_file, const std::string&
   }
   auto moe_config = r.config.moe;
   moe_config.gate_noise = 0.0;  // replay is training mode without noise
-  r.layer = MoeLayer(M, moe_config);
+  r.layer = layer::MoeLayer(M, moe_config);
   r.layer->to(dtype);
   load_weights(r.layer, in, tensors_file, prefix);
   r.layer->train();

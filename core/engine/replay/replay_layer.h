@@ -4,7 +4,7 @@
 // built from them (docs/PROTOCOL.md, "moe-train replay").
 #include <string>
 
-#include "moe/moe_layer.h"
+#include "layer/moe_layer.h"
 #include "protocol/run_config.h"
 
 namespace moe::replay {
@@ -13,7 +13,7 @@ struct ReplayLayer {
   protocol::RunConfig config;  // as loaded; the layer is built from config.moe with no gate noise
   at::Tensor input;            // the file's `input`, in its own dtype (F32, F64 or BF16)
   at::Tensor grad_output;      // the file's `grad_output` in input's dtype; undefined when absent
-  MoeLayer layer{nullptr};     // in input's dtype, training mode
+  layer::MoeLayer layer{nullptr};  // in input's dtype, training mode
 };
 
 // Reads `config_file` and `tensors_file`; the layer's parameters are the tensors `prefix` + name

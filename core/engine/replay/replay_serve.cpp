@@ -141,8 +141,8 @@ class ReplayServer {
     r_.layer->set_routing(request.moe);
     torch::manual_seed(static_cast<uint64_t>(request.seed));  // gate_noise > 0 draws from it
     const auto start = std::chrono::steady_clock::now();
-    const MoeOutput routed = r_.layer->route_only(tokens_);
-    const LoadStats s = routed.stats.host();
+    const layer::MoeOutput routed = r_.layer->route_only(tokens_);
+    const layer::LoadStats s = routed.stats.host();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     protocol::ReplayAnswer a;

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-namespace moe {
+namespace moe::runtime {
 
 void keep_freed_memory_in_process() {
   mallopt(M_MMAP_MAX, 0);              // every block from the heap, none mmapped
@@ -17,4 +17,4 @@ void keep_freed_memory_in_process() {
   setenv("MKL_DISABLE_FAST_MM", "1", 0);
 }
 
-}  // namespace moe
+}  // namespace moe::runtime

@@ -1,7 +1,7 @@
 #pragma once
 // Process-wide allocator settings for the engine.
 
-namespace moe {
+namespace moe::runtime {
 
 // Keeps freed large blocks in the heap instead of returning them to the kernel. glibc serves
 // every block over 32 MiB with a fresh mmap and unmaps it on free, so each training step would
@@ -11,4 +11,4 @@ namespace moe {
 // allocations and the first GEMM.
 void keep_freed_memory_in_process();
 
-}  // namespace moe
+}  // namespace moe::runtime

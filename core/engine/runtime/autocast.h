@@ -3,7 +3,7 @@
 // specific calls it replaced warn on every use). The engine calls these, never LibTorch's directly.
 #include <ATen/autocast_mode.h>
 
-namespace moe {
+namespace moe::runtime {
 
 inline bool autocast_enabled(at::DeviceType type) {
   return at::autocast::is_autocast_enabled(type);
@@ -18,4 +18,4 @@ inline void set_autocast(at::DeviceType type, bool enabled, at::ScalarType dtype
   at::autocast::set_autocast_enabled(type, enabled);
 }
 
-}  // namespace moe
+}  // namespace moe::runtime

@@ -11,7 +11,7 @@
 #include <torch/cuda.h>
 #endif
 
-namespace moe {
+namespace moe::runtime {
 
 bool cuda_build() {
 #ifdef MOE_ENGINE_CUDA
@@ -88,4 +88,4 @@ void synchronize(const at::Device& device) {
 #endif
 }
 
-}  // namespace moe
+}  // namespace moe::runtime

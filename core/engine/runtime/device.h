@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace moe {
+namespace moe::runtime {
 
 // Whether this engine was built with CUDA (MOE_ENGINE_CUDA).
 bool cuda_build();
@@ -29,4 +29,4 @@ at::Device compute_device(const std::string& device, int64_t local_rank);
 // host clocks around device work measure it only after this.
 void synchronize(const at::Device& device);
 
-}  // namespace moe
+}  // namespace moe::runtime

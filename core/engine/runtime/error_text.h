@@ -6,7 +6,7 @@
 #include <exception>
 #include <string>
 
-namespace moe {
+namespace moe::runtime {
 
 inline std::string error_text(const std::exception& e) {
   if (const auto* torch_error = dynamic_cast<const c10::Error*>(&e)) {
@@ -15,4 +15,4 @@ inline std::string error_text(const std::exception& e) {
   return e.what();
 }
 
-}  // namespace moe
+}  // namespace moe::runtime

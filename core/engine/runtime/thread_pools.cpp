@@ -8,7 +8,7 @@
 
 #include "moe_kernels/backend.h"
 
-namespace moe {
+namespace moe::runtime {
 
 namespace {
 
@@ -84,4 +84,4 @@ void set_blas_num_threads(int n) {
   if (auto set = lookup<void (*)(int)>("openblas_set_num_threads")) set(n);
 }
 
-}  // namespace moe
+}  // namespace moe::runtime

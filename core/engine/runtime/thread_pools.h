@@ -4,7 +4,7 @@
 // experts' element-wise work). On a 2-core machine any thread of one pool that keeps running
 // while another pool works takes half the machine from it, so the pools are made to hand the
 // cores over cleanly: see share_cores_between_thread_pools().
-namespace moe {
+namespace moe::runtime {
 
 struct ThreadPoolSharing {
   bool nested_serial = false;  // LibTorch ops inside kernel chunks run on the chunk's thread
@@ -21,4 +21,4 @@ int blas_num_threads();
 // No effect when the BLAS offers no such control.
 void set_blas_num_threads(int n);
 
-}  // namespace moe
+}  // namespace moe::runtime

@@ -9,7 +9,7 @@
 
 #include "trace/trace_recorder.h"
 
-namespace moe {
+namespace moe::trace {
 
 class PhaseTimes {
  public:
@@ -66,4 +66,4 @@ class ScopedPhase {
   std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace moe
+}  // namespace moe::trace

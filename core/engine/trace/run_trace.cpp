@@ -5,7 +5,7 @@
 #include <fstream>
 #include <limits>
 
-namespace moe {
+namespace moe::trace {
 
 namespace {
 
@@ -78,4 +78,4 @@ std::vector<std::string> write_run_trace(TraceRecorder& trace, const std::string
   return warnings;
 }
 
-}  // namespace moe
+}  // namespace moe::trace

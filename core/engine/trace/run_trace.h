@@ -10,7 +10,7 @@
 #include "dist/process_group.h"
 #include "trace/trace_recorder.h"
 
-namespace moe {
+namespace moe::trace {
 
 // One trace of several recorders' documents (TraceRecorder::document()): their events, each
 // document's "ts" moved so that all share one time origin (the earliest origin_unix_us), its
@@ -27,4 +27,4 @@ std::vector<std::string> write_run_trace(TraceRecorder& trace, const std::string
                                          dist::ProcessGroup& group, const std::string& host,
                                          bool ranks_agree);
 
-}  // namespace moe
+}  // namespace moe::trace

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace moe {
+namespace moe::trace {
 
 namespace {
 
@@ -161,4 +161,4 @@ void TraceRecorder::write(const std::string& path) const {
   write_trace_file(path, document());
 }
 
-}  // namespace moe
+}  // namespace moe::trace

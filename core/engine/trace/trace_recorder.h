@@ -14,7 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace moe {
+namespace moe::trace {
 
 class TraceRecorder {
  public:
@@ -109,4 +109,4 @@ class TraceSpan {
   TraceRecorder::Clock::time_point start_;
 };
 
-}  // namespace moe
+}  // namespace moe::trace

@@ -13,12 +13,12 @@ class AutocastScope {
   AutocastScope(bool enabled, const at::Device& device)
       : enabled_(enabled), type_(device.is_cuda() ? at::kCUDA : at::kCPU) {
     if (!enabled_) return;
-    previous_ = autocast_enabled(type_);
-    set_autocast(type_, true, at::kBFloat16);
+    previous_ = runtime::autocast_enabled(type_);
+    runtime::set_autocast(type_, true, at::kBFloat16);
   }
   ~AutocastScope() {
     if (!enabled_) return;
-    set_autocast(type_, previous_, at::kBFloat16);
+    runtime::set_autocast(type_, previous_, at::kBFloat16);
     at::autocast::clear_cache();
   }
   AutocastScope(const AutocastScope&) = delete;

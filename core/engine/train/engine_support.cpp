@@ -11,14 +11,14 @@ namespace moe::train {
 std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig& config,
                                                       int64_t world, int64_t local_ranks) {
   std::vector<protocol::ConfigProblem> problems = protocol::layout_problems(config, world);
-  const std::string why_not_cuda = cuda_unavailable_reason();
+  const std::string why_not_cuda = runtime::cuda_unavailable_reason();
   if (config.train.device == protocol::Device::Cuda && !why_not_cuda.empty()) {
     problems.push_back({"/train/device", "\"cuda\" is not available: " + why_not_cuda});
   }
   // NCCL runs one rank per GPU: two ranks on one device would share it and deadlock or fail in
   // NCCL's own set-up, long after start.
   const protocol::Backend backend = config.parallel.backend;
-  const int64_t gpus = cuda_device_count();
+  const int64_t gpus = runtime::cuda_device_count();
   if (world > 1 && why_not_cuda.empty() && resolved_device(config) == "cuda" &&
       (backend == protocol::Backend::Nccl || backend == protocol::Backend::Auto) &&
       local_ranks > gpus) {
@@ -40,7 +40,7 @@ std::vector<protocol::ConfigProblem> unsupported_here(const protocol::RunConfig&
 
 std::string resolved_device(const protocol::RunConfig& config) {
   if (config.train.device != protocol::Device::Auto) return to_string(config.train.device);
-  return cuda_unavailable_reason().empty() ? "cuda" : "cpu";
+  return runtime::cuda_unavailable_reason().empty() ? "cuda" : "cpu";
 }
 
 int resolved_threads(const protocol::RunConfig& config, int64_t local_ranks) {

@@ -9,7 +9,7 @@ namespace moe::train {
 std::optional<EvalResult> evaluate(model::ModelImpl& model, data::BatchSource& source,
                                    int64_t batch_size, int64_t max_batches,
                                    dist::ProcessGroup& group) {
-  TraceSpan span("eval");
+  trace::TraceSpan span("eval");
   int64_t count = source.eval_batch_count(batch_size);
   count = count < 0 ? max_batches : std::min(count, max_batches);
   if (count == 0) return std::nullopt;

@@ -25,7 +25,7 @@ io::TensorMap ExpertShards::gather(const io::TensorMap& local, dist::ProcessGrou
       continue;
     }
     out[name] = partition_.whole_from(group.all_gather(t.contiguous()),
-                                      ExpertPartition::whole_in_shards(*parameter));
+                                      layer::ExpertPartition::whole_in_shards(*parameter));
   }
   return out;
 }
@@ -43,7 +43,7 @@ io::TensorMap ExpertShards::slice(const io::TensorMap& full) const {
                                   std::to_string(partition_.experts) + " experts, got shape " +
                                   c10::str(t.sizes()));
     }
-    out[name] = partition_.part_of(t, ExpertPartition::whole_in_shards(*parameter));
+    out[name] = partition_.part_of(t, layer::ExpertPartition::whole_in_shards(*parameter));
   }
   return out;
 }

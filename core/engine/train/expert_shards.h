@@ -9,7 +9,7 @@
 
 #include "dist/process_group.h"
 #include "io/safetensors.h"
-#include "moe/expert_partition.h"
+#include "layer/expert_partition.h"
 
 namespace moe::train {
 
@@ -17,7 +17,7 @@ class ExpertShards {
  public:
   ExpertShards() = default;  // nothing split: gather and slice change nothing
   // split_names: the split parameters' names, split as `partition` says.
-  ExpertShards(std::vector<std::string> split_names, const ExpertPartition& partition)
+  ExpertShards(std::vector<std::string> split_names, const layer::ExpertPartition& partition)
       : names_(std::move(split_names)), partition_(partition) {}
 
   // Every rank calls it with its own tensors (the same names, in the map's order); the result is
@@ -30,7 +30,7 @@ class ExpertShards {
   // The split parameter `tensor_name` belongs to ("" for none).
   const std::string* split_parameter(const std::string& tensor_name) const;
   std::vector<std::string> names_;
-  ExpertPartition partition_;
+  layer::ExpertPartition partition_;
 };
 
 }  // namespace moe::train

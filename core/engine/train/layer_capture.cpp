@@ -70,7 +70,7 @@ LayerCapture::LayerCapture(const protocol::TelemetryConfig& config, const std::s
       telemetry_(telemetry),
       log_(log) {
   const auto prefixed = moe_layers_by_prefix(model);
-  for (const MoeLayer& layer : model.moe_layers()) {
+  for (const layer::MoeLayer& layer : model.moe_layers()) {
     Layer l;
     l.module = layer.ptr().get();
     for (const auto& [prefix, module] : prefixed) {
@@ -186,7 +186,7 @@ bool LayerCapture::write(int64_t step, const std::vector<io::TensorMap>& files) 
     for (size_t i = 0; i < files.size(); ++i) events.push_back(write_file(step, i, files[i]));
   } catch (const std::exception& e) {
     log_.warn("capturing stopped: step " + std::to_string(step) +
-              " could not be written: " + error_text(e));
+              " could not be written: " + runtime::error_text(e));
     written = false;
   }
   // The files that reached the disk before a failure are announced too: they are complete.

@@ -41,7 +41,7 @@ class LayerCapture {
 
  private:
   struct Layer {
-    MoeLayerImpl* module = nullptr;
+    layer::MoeLayerImpl* module = nullptr;
     std::string prefix;  // its parameters' prefix in the model ("blocks.1.moe.")
     bool taken = false;
     at::Tensor input;           // [N, M] of this rank

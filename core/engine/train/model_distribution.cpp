@@ -8,7 +8,7 @@ DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& g
                                   const protocol::ParallelConfig& parallel) {
   DistributedModel d;
   std::vector<std::string> split_prefixes;
-  ExpertPartition partition;
+  layer::ExpertPartition partition;
   for (const auto& [prefix, layer] : moe_layers_by_prefix(model)) {
     layer->distribute(group, parallel.expert_parallel, parallel.a2a_overlap_degree);
     if (!layer->placement().sharded) continue;
@@ -27,8 +27,8 @@ DistributedModel distribute_model(model::ModelImpl& model, dist::ProcessGroup& g
     }
     split_names.push_back(p.key());
     // A sharded expert's fc2 bias is whole on each of its shards: the first one counts it.
-    const bool copy =
-        partition.shards > 1 && partition.shard() > 0 && ExpertPartition::whole_in_shards(p.key());
+    const bool copy = partition.shards > 1 && partition.shard() > 0 &&
+                      layer::ExpertPartition::whole_in_shards(p.key());
     (copy ? d.split_copies : d.split).push_back(p.value());
   }
   if (!split_names.empty()) d.shards = ExpertShards(split_names, partition);

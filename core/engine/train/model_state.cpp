@@ -19,10 +19,11 @@ void copy_checked(const std::string& name, at::Tensor& target, const at::Tensor&
 
 }  // namespace
 
-std::vector<std::pair<std::string, MoeLayerImpl*>> moe_layers_by_prefix(torch::nn::Module& model) {
-  std::vector<std::pair<std::string, MoeLayerImpl*>> layers;
+std::vector<std::pair<std::string, layer::MoeLayerImpl*>> moe_layers_by_prefix(
+    torch::nn::Module& model) {
+  std::vector<std::pair<std::string, layer::MoeLayerImpl*>> layers;
   for (const auto& item : model.named_modules("", /*include_self=*/true)) {
-    if (auto* layer = dynamic_cast<MoeLayerImpl*>(item.value().get())) {
+    if (auto* layer = dynamic_cast<layer::MoeLayerImpl*>(item.value().get())) {
       layers.emplace_back(item.key().empty() ? "" : item.key() + ".", layer);
     }
   }

@@ -6,14 +6,15 @@
 #include <torch/torch.h>
 
 #include "io/safetensors.h"
-#include "moe/moe_layer.h"
+#include "layer/moe_layer.h"
 
 namespace moe::train {
 
 io::TensorMap model_tensors(torch::nn::Module& model);
 
 // Every MoE layer of `model` with its name prefix ("blocks.2.moe." or "" for a bare layer).
-std::vector<std::pair<std::string, MoeLayerImpl*>> moe_layers_by_prefix(torch::nn::Module& model);
+std::vector<std::pair<std::string, layer::MoeLayerImpl*>> moe_layers_by_prefix(
+    torch::nn::Module& model);
 
 // Copies `tensors` into the model. std::invalid_argument naming the tensor when one is missing,
 // unexpected, or of another shape; dtypes are converted to the model's.

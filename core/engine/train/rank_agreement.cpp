@@ -11,7 +11,7 @@ std::exception_ptr failure_of(const std::function<void()>& work, std::string& te
   try {
     work();
   } catch (const std::exception& e) {
-    text = error_text(e);
+    text = runtime::error_text(e);
     return std::current_exception();
   }
   return nullptr;

@@ -21,7 +21,7 @@ void StepTotals::add(const model::ModelOutput& out) {
                                out.z_loss.detach().to(out.task_loss.device(), at::kDouble)}));
   if (layers_.empty()) layers_.resize(out.load.size());
   for (size_t i = 0; i < out.load.size() && i < layers_.size(); ++i) {
-    const LayerLoad& s = out.load[i];
+    const layer::LayerLoad& s = out.load[i];
     LayerTotals& t = layers_[i];
     add_into(t.demand, s.demand);
     add_into(t.kept, s.kept);
@@ -34,7 +34,7 @@ protocol::ExpertLoadEvent StepTotals::expert_load(int64_t step, int64_t layer) c
   const LayerTotals& t = layers_.at(layer);
   // Metrics of the summed counts; capacity is per micro-batch (each pass routes separately).
   // The one read of the step's load figures from the device.
-  const LoadStats s = LayerLoad{t.demand, t.kept, t.capacity, t.means}.host();
+  const layer::LoadStats s = layer::LayerLoad{t.demand, t.kept, t.capacity, t.means}.host();
   protocol::ExpertLoadEvent e;
   e.step = step;
   e.layer = layer;

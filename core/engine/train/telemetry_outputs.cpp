@@ -6,7 +6,7 @@
 #include "tensorboard/tensorboard_writer.h"
 #include "train/input_error.h"
 
-namespace moe {
+namespace moe::train {
 
 namespace {
 
@@ -23,7 +23,7 @@ double sum_of(const nlohmann::json& array) {
 
 TelemetryOutputs::TelemetryOutputs(protocol::TelemetryWriter& telemetry,
                                    const std::string& tensorboard_dir, const std::string& host,
-                                   TraceRecorder* trace)
+                                   trace::TraceRecorder* trace)
     : telemetry_(telemetry), trace_(trace) {
   if (!tensorboard_dir.empty()) {
 #ifdef MOE_NO_TENSORBOARD
@@ -33,7 +33,7 @@ TelemetryOutputs::TelemetryOutputs(protocol::TelemetryWriter& telemetry,
         "/telemetry/tensorboard: this build of moe-train has no TensorBoard writer (it was "
         "configured without protobuf)");
 #else
-    tensorboard_ = std::make_unique<TensorBoardWriter>(tensorboard_dir, host);
+    tensorboard_ = std::make_unique<tensorboard::TensorBoardWriter>(tensorboard_dir, host);
 #endif
   }
   if (tensorboard_ || trace_) {
@@ -69,9 +69,9 @@ void TelemetryOutputs::on_event(const nlohmann::json& event) {
 
 void TelemetryOutputs::record_tensorboard(const nlohmann::json& event) {
 #ifndef MOE_NO_TENSORBOARD
-  auto scalars = tensorboard_scalars(event);
+  auto scalars = tensorboard::tensorboard_scalars(event);
   if (!scalars) return;
-  tensorboard_->write(*scalars, unix_seconds_now());
+  tensorboard_->write(*scalars, tensorboard::unix_seconds_now());
   // Each event's record reaches the file at once, so `tensorboard --logdir` sees a live run.
   tensorboard_->flush();
 #else
@@ -105,4 +105,4 @@ void TelemetryOutputs::record_counters(const nlohmann::json& event) {
   }
 }
 
-}  // namespace moe
+}  // namespace moe::train

@@ -14,9 +14,11 @@
 #include "protocol/telemetry_writer.h"
 #include "trace/trace_recorder.h"
 
-namespace moe {
-
+namespace moe::tensorboard {
 class TensorBoardWriter;
+}  // namespace moe::tensorboard
+
+namespace moe::train {
 
 class TelemetryOutputs {
  public:
@@ -24,7 +26,7 @@ class TelemetryOutputs {
   // none), named after `host`; `trace`: the recorder that gets the counters (null for none).
   // std::runtime_error when the events file cannot be created.
   TelemetryOutputs(protocol::TelemetryWriter& telemetry, const std::string& tensorboard_dir,
-                   const std::string& host, TraceRecorder* trace);
+                   const std::string& host, trace::TraceRecorder* trace);
   ~TelemetryOutputs();
   TelemetryOutputs(const TelemetryOutputs&) = delete;
   TelemetryOutputs& operator=(const TelemetryOutputs&) = delete;
@@ -39,8 +41,8 @@ class TelemetryOutputs {
   void record_counters(const nlohmann::json& event);
 
   protocol::TelemetryWriter& telemetry_;
-  std::unique_ptr<TensorBoardWriter> tensorboard_;
-  TraceRecorder* trace_;
+  std::unique_ptr<tensorboard::TensorBoardWriter> tensorboard_;
+  trace::TraceRecorder* trace_;
   // Choices and dropped choices of the step whose expert_load events are arriving.
   int64_t load_step_ = -1;
   double load_choices_ = 0, load_dropped_ = 0;
@@ -48,4 +50,4 @@ class TelemetryOutputs {
   std::string error_;
 };
 
-}  // namespace moe
+}  // namespace moe::train

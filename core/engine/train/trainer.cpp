@@ -53,7 +53,7 @@ std::string host_name() {
   return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
 }
 
-std::string describe(const ExpertPartition& p) {
+std::string describe(const layer::ExpertPartition& p) {
   if (p.shards == 1) return std::to_string(p.local_experts) + " experts per rank (expert parallel)";
   const std::string s = std::to_string(p.shards);
   return "each expert sharded over " + s + " ranks (1/" + s + " of its hidden units each)";
@@ -88,13 +88,13 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   // OpenBLAS keeps its own count (every core by default): n local ranks would each run their
   // GEMMs on every core, n times more threads than cores (2 ranks on 2 cores: 474 ms a step of
   // an lm run, 397 with one BLAS thread each).
-  set_blas_num_threads(threads);
+  runtime::set_blas_num_threads(threads);
   kernels::cpu_backend().set_threads(threads);
   // Every rank builds the whole model from the same seed, then keeps its own experts: the
   // weights are those of a single process, whatever the number of ranks.
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   model_ = model::make_model(config_);
-  device_ = compute_device(resolved_device(config_), group_.local_rank());
+  device_ = runtime::compute_device(resolved_device(config_), group_.local_rank());
   model_->to(device_);
   model_->train();
   counts_ = model_->parameter_counts();
@@ -114,7 +114,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
     capture_ = std::make_unique<LayerCapture>(config_.telemetry, dir_.path, *model_, parts_.shards,
                                               group_, telemetry_, log_);
   }
-  if (config_.telemetry.trace) trace_ = std::make_unique<TraceRecorder>();
+  if (config_.telemetry.trace) trace_ = std::make_unique<trace::TraceRecorder>();
   const bool tensorboard = config_.telemetry.tensorboard && group_.rank() == 0;
   outputs_ =
       std::make_unique<TelemetryOutputs>(telemetry_, tensorboard ? dir_.path + "/tensorboard" : "",
@@ -166,7 +166,7 @@ void Trainer::resume(const std::string& step_dir) {
     } catch (const InputError&) {
       throw;
     } catch (const std::exception& e) {
-      const std::string text = error_text(e);
+      const std::string text = runtime::error_text(e);
       // load_checkpoint's own errors already start with the file's path.
       throw InputError(
           text.find(step_dir) != std::string::npos ? text : step_dir + "/" + file + ": " + text);
@@ -210,9 +210,9 @@ void Trainer::check_same_step(const std::string& step_dir) {
 }
 
 void Trainer::train_step(int64_t step) {
-  TraceSpan span("step");
-  PhaseTimes phases;
-  ActivePhaseTimes active(&phases);
+  trace::TraceSpan span("step");
+  trace::PhaseTimes phases;
+  trace::ActivePhaseTimes active(&phases);
   const auto start = Clock::now();
   choose_adaptive_r(step);
   const protocol::TrainConfig& t = config_.train;
@@ -221,12 +221,12 @@ void Trainer::train_step(int64_t step) {
   for (int64_t micro = 0; micro < t.grad_accum; ++micro) {
     data::Batch batch;
     {
-      TraceSpan wait("data_wait");
+      trace::TraceSpan wait("data_wait");
       batch = data_->next_train(t.batch_size);
     }
     model::ModelOutput out;
     {
-      TraceSpan forward("forward");
+      trace::TraceSpan forward("forward");
       AutocastScope autocast(amp_, device_);
       out = model_->forward(batch);
     }
@@ -234,7 +234,7 @@ void Trainer::train_step(int64_t step) {
     if (t.aux_loss_weight > 0) loss = loss + t.aux_loss_weight * out.aux_loss;
     if (t.z_loss_weight > 0) loss = loss + t.z_loss_weight * out.z_loss;
     {
-      ScopedPhase backward("backward");
+      trace::ScopedPhase backward("backward");
       if (micro == t.grad_accum - 1) gradients_->arm();
       if (t.grad_accum > 1) loss = loss / static_cast<double>(t.grad_accum);
       (scaler_ ? scaler_->scale(loss) : loss).backward();
@@ -242,13 +242,13 @@ void Trainer::train_step(int64_t step) {
     totals.add(out);
   }
   {
-    ScopedPhase allreduce("allreduce");
+    trace::ScopedPhase allreduce("allreduce");
     gradients_->average();
   }
   reduce_losses(totals, step);
   double grad_norm, lr;
   {
-    ScopedPhase optimizer("optimizer");
+    trace::ScopedPhase optimizer("optimizer");
     // float16: true gradients for clipping; an overflow skips the update, not the step number.
     const bool update =
         !scaler_ || unscale_for_step(*scaler_, parts_.parameters, group_, log_, step);
@@ -280,7 +280,7 @@ void Trainer::reduce_losses(StepTotals& totals, int64_t step) {
   const protocol::TrainConfig& t = config_.train;
   at::Tensor parts = totals.mean_losses();
   if (!group_.is_single()) {
-    ScopedPhase allreduce("allreduce");
+    trace::ScopedPhase allreduce("allreduce");
     group_.all_reduce_sum(parts);
     parts /= static_cast<double>(group_.world_size());
   }
@@ -330,7 +330,7 @@ void Trainer::maybe_evaluate(int64_t step, bool last) {
 
 void Trainer::save(int64_t step) {
   if (step == saved_step_ || step == 0) return;
-  TraceSpan span("checkpoint");
+  trace::TraceSpan span("checkpoint");
   // Every rank sends its experts; rank 0 writes the single-process layout.
   Checkpoint c;
   c.model = parts_.shards.gather(model_tensors(*model_), group_);
@@ -360,7 +360,7 @@ void Trainer::finish(const std::string& status, int64_t steps, const std::string
     try {
       const bool agree = status != "failed";  // every rank ends here at the same step
       for (const auto& w :
-           write_run_trace(*trace_, dir_.path, group_, hosts_[group_.rank()], agree))
+           trace::write_run_trace(*trace_, dir_.path, group_, hosts_[group_.rank()], agree))
         log_.warn(w);
     } catch (const std::exception& e) {
       log_.warn(std::string("trace not written: ") + e.what());
@@ -375,7 +375,7 @@ void Trainer::finish(const std::string& status, int64_t steps, const std::string
 }
 
 int Trainer::run() {
-  std::optional<ActiveTrace> tracing;
+  std::optional<trace::ActiveTrace> tracing;
   if (trace_) {
     tracing.emplace(trace_.get());
     trace_->name_thread("trainer");
@@ -409,8 +409,8 @@ int Trainer::run() {
     finish("failed", step_, e.what());
     return 2;
   } catch (const std::exception& e) {
-    log_.error(error_text(e));
-    finish("failed", step_, error_text(e));
+    log_.error(runtime::error_text(e));
+    finish("failed", step_, runtime::error_text(e));
     return 1;
   }
 }

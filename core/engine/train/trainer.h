@@ -59,9 +59,9 @@ class Trainer {
   // totals; throws when the loss they form is not finite (on every rank alike).
   void reduce_losses(StepTotals& totals, int64_t step);
   void emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
-                        double step_ms, PhaseTimes& phases);
-  void emit_phases(int64_t step, double step_ms, const PhaseTimes& phases);
-  void emit_ranks(int64_t step, int64_t tokens, double step_ms, const PhaseTimes& phases);
+                        double step_ms, trace::PhaseTimes& phases);
+  void emit_phases(int64_t step, double step_ms, const trace::PhaseTimes& phases);
+  void emit_ranks(int64_t step, int64_t tokens, double step_ms, const trace::PhaseTimes& phases);
   // The signal that stops the run, agreed by every rank (the highest any rank saw), or 0; throws
   // on every rank when one rank's outputs failed (check_outputs).
   int agreed_stop();
@@ -97,7 +97,7 @@ class Trainer {
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<data::BatchSource> data_;  // batches arrive on device_
   at::Device device_ = at::kCPU;             // where the model computes (runtime/device.h)
-  std::unique_ptr<TraceRecorder> trace_;
+  std::unique_ptr<trace::TraceRecorder> trace_;
   std::unique_ptr<TelemetryOutputs> outputs_;  // TensorBoard files, trace counters
   bool outputs_warned_ = false;                // outputs_->error() logged
   bool amp_ = false;

@@ -10,7 +10,7 @@
 namespace moe::train {
 
 void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double grad_norm, double lr,
-                               double step_ms, PhaseTimes& phases) {
+                               double step_ms, trace::PhaseTimes& phases) {
   // Backward's all-to-all belongs to the a2a phase, not to backward's compute.
   const auto a2a_backward = phases.ms().find("a2a_backward");
   if (a2a_backward != phases.ms().end()) {
@@ -51,14 +51,14 @@ void Trainer::emit_step_events(int64_t step, const StepTotals& totals, double gr
 
 namespace {
 
-double phase_ms(const PhaseTimes& phases, const std::string& name) {
+double phase_ms(const trace::PhaseTimes& phases, const std::string& name) {
   auto it = phases.ms().find(name);
   return it == phases.ms().end() ? 0.0 : it->second;
 }
 
 }  // namespace
 
-void Trainer::emit_phases(int64_t step, double step_ms, const PhaseTimes& phases) {
+void Trainer::emit_phases(int64_t step, double step_ms, const trace::PhaseTimes& phases) {
   protocol::PhasesEvent p;
   p.step = step;
   double accounted = 0;
@@ -72,7 +72,8 @@ void Trainer::emit_phases(int64_t step, double step_ms, const PhaseTimes& phases
   telemetry_.write_event(p);
 }
 
-void Trainer::emit_ranks(int64_t step, int64_t tokens, double step_ms, const PhaseTimes& phases) {
+void Trainer::emit_ranks(int64_t step, int64_t tokens, double step_ms,
+                         const trace::PhaseTimes& phases) {
   protocol::RankFigures mine;
   mine.step_ms = step_ms;
   mine.a2a_ms = phase_ms(phases, "a2a");

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace moe {
+namespace moe::tensorboard {
 namespace {
 
 TEST(Crc32c, StandardCheckValue) {
@@ -31,4 +31,4 @@ TEST(Crc32c, MaskIsTensorFlowsAndInvertible) {
 }
 
 }  // namespace
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -35,12 +35,14 @@ std::vector<std::string> read_tfrecords(const std::string& path) {
   while (at < bytes.size()) {
     if (bytes.size() - at < 12) fail("truncated header");
     const auto length = little_endian<uint64_t>(bytes, at);
-    if (unmask_crc32c(little_endian<uint32_t>(bytes, at + 8)) != crc32c(bytes.data() + at, 8)) {
+    if (tensorboard::unmask_crc32c(little_endian<uint32_t>(bytes, at + 8)) !=
+        tensorboard::crc32c(bytes.data() + at, 8)) {
       fail("length CRC does not match");
     }
     if (bytes.size() - at - 12 < length + 4) fail("truncated data");
     std::string data = bytes.substr(at + 12, length);
-    if (unmask_crc32c(little_endian<uint32_t>(bytes, at + 12 + length)) != crc32c(data)) {
+    if (tensorboard::unmask_crc32c(little_endian<uint32_t>(bytes, at + 12 + length)) !=
+        tensorboard::crc32c(data)) {
       fail("data CRC does not match");
     }
     records.push_back(std::move(data));

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-namespace moe {
+namespace moe::tensorboard {
 namespace {
 
 std::map<std::string, float> as_map(const TensorBoardScalars& s) {
@@ -74,4 +74,4 @@ TEST(TensorBoardScalars, OtherEventsGiveNone) {
 }
 
 }  // namespace
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -12,7 +12,7 @@
 #include "../engine/train/temp_dir.h"
 #include "event_file_reader.h"
 
-namespace moe {
+namespace moe::tensorboard {
 namespace {
 
 class TensorBoardWriterTest : public ::testing::Test {
@@ -78,4 +78,4 @@ TEST_F(TensorBoardWriterTest, UnwritableDirectoryIsNamed) {
 }
 
 }  // namespace
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -12,7 +12,7 @@
 #include "event_file_reader.h"
 #include "tensorboard/crc32c.h"
 
-namespace moe {
+namespace moe::tensorboard {
 namespace {
 
 class TfRecordTest : public ::testing::Test {
@@ -104,4 +104,4 @@ TEST_F(TfRecordTest, CorruptedByteIsDetected) {
 }
 
 }  // namespace
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -25,10 +25,10 @@
 
 #include <qcustomplot.h>
 
+#include "base/planner/planner_format.h"
+#include "base/planner/planner_profile_choice.h"
 #include "dashboard/plan_check_page.h"
 #include "dashboard/run_dashboard.h"
-#include "planner/planner_format.h"
-#include "planner/planner_profile_choice.h"
 #include "protocol/telemetry_reader.h"
 #include "widgets/phase_breakdown_plot.h"
 

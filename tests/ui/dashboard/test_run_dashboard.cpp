@@ -9,13 +9,13 @@
 #include <QtTest>
 #include <cmath>
 
+#include "base/plot_data/smoothing.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
 #include "dashboard/training_page.h"
 #include "widgets/restart_markers.h"
-#include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
 
 using namespace moe::ui;

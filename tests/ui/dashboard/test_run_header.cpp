@@ -8,8 +8,8 @@
 #include <QtTest>
 
 #include "../run/fake_run_telemetry.h"
+#include "base/run/local_run.h"
 #include "dashboard/run_header.h"
-#include "run/local_run.h"
 
 using moe::ui::LaunchSpec;
 using moe::ui::LocalRun;

@@ -6,10 +6,10 @@
 
 #include <cmath>
 
+#include "base/plot_data/smoothing.h"
+#include "base/telemetry/series_columns.h"
 #include "dashboard/training_page.h"
-#include "telemetry/series_columns.h"
 #include "widgets/plot_sync.h"
-#include "widgets/smoothing.h"
 #include "widgets/time_series_plot.h"
 
 using namespace moe::ui;

@@ -2,7 +2,7 @@
 // capacity rule, FLOPs, memory and the human units.
 #include <QtTest>
 
-#include "experiment/human_units.h"
+#include "base/experiment/human_units.h"
 #include "plan/config_estimates.h"
 
 using moe::protocol::RunConfig;
@@ -226,5 +226,5 @@ class TestConfigEstimates : public QObject {
   }
 };
 
-QTEST_MAIN(TestConfigEstimates)
+QTEST_GUILESS_MAIN(TestConfigEstimates)
 #include "test_config_estimates.moc"

@@ -8,9 +8,9 @@
 #include <QSpinBox>
 #include <QtTest>
 
-#include "experiment/config_field_catalog.h"
+#include "base/experiment/config_field_catalog.h"
+#include "base/experiment/experiment_document.h"
 #include "experiment/config_form.h"
-#include "experiment/experiment_document.h"
 #include "experiment/field_editor.h"
 #include "protocol/config_fields.h"
 

@@ -91,5 +91,5 @@ class TestEstimatesEngine : public QObject {
   }
 };
 
-QTEST_MAIN(TestEstimatesEngine)
+QTEST_GUILESS_MAIN(TestEstimatesEngine)
 #include "test_estimates_engine.moc"

@@ -3,7 +3,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
 #include "protocol/run_config.h"
 
 using moe::ui::ExperimentDocument;
@@ -222,5 +222,5 @@ class TestExperimentDocument : public QObject {
   std::unique_ptr<ExperimentDocument> doc_;
 };
 
-QTEST_MAIN(TestExperimentDocument)
+QTEST_GUILESS_MAIN(TestExperimentDocument)
 #include "test_experiment_document.moc"

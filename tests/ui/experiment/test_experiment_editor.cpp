@@ -7,9 +7,9 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "base/experiment/experiment_document.h"
 #include "experiment/config_form.h"
 #include "experiment/estimates_panel.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
 #include "experiment/field_editor.h"

@@ -6,10 +6,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
+#include "base/experiment/preset_library.h"
+#include "base/experiment/recent_files.h"
 #include "experiment/experiment_file_actions.h"
-#include "experiment/preset_library.h"
-#include "experiment/recent_files.h"
 
 using moe::ui::ExperimentDocument;
 using moe::ui::PresetLibrary;

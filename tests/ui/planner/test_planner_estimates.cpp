@@ -11,11 +11,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "base/experiment/experiment_document.h"
+#include "base/planner/plan_model.h"
+#include "base/planner/planner_format.h"
+#include "base/planner/planner_profile_choice.h"
 #include "experiment/estimates_panel.h"
-#include "experiment/experiment_document.h"
-#include "planner/plan_model.h"
-#include "planner/planner_format.h"
-#include "planner/planner_profile_choice.h"
 #include "planner/planner_profile_combo.h"
 #include "planner/scaling_view.h"
 

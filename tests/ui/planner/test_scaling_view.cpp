@@ -16,8 +16,8 @@
 #include <map>
 #include <set>
 
-#include "planner/plan_model.h"
-#include "planner/planner_profile_choice.h"
+#include "base/planner/plan_model.h"
+#include "base/planner/planner_profile_choice.h"
 #include "planner/scaling_view.h"
 #include "protocol/run_config.h"
 

@@ -20,11 +20,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "base/profiler/sweep_table_model.h"
 #include "csv_reader.h"
 #include "profiler/profiler_charts.h"
 #include "profiler/profiler_view.h"
 #include "profiler/sweep_form.h"
-#include "profiler/sweep_table_model.h"
 #include "window/main_window.h"
 
 namespace moe::ui {

@@ -5,9 +5,9 @@
 #include <QRadioButton>
 #include <QtTest>
 
-#include "profiler/bench_result.h"
+#include "base/profiler/bench_result.h"
+#include "base/profiler/sweep_spec.h"
 #include "profiler/sweep_form.h"
-#include "profiler/sweep_spec.h"
 
 namespace moe::ui {
 

@@ -10,9 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "base/profiler/sweep_store.h"
+#include "base/profiler/sweep_table_model.h"
 #include "csv_reader.h"
-#include "profiler/sweep_store.h"
-#include "profiler/sweep_table_model.h"
 
 namespace moe::ui {
 
@@ -249,5 +249,5 @@ class TestSweepStore : public QObject {
 
 }  // namespace moe::ui
 
-QTEST_MAIN(moe::ui::TestSweepStore)
+QTEST_GUILESS_MAIN(moe::ui::TestSweepStore)
 #include "test_sweep_store.moc"

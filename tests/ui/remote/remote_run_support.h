@@ -9,7 +9,7 @@
 #include <QString>
 #include <QTest>
 
-#include "run/run.h"
+#include "base/run/run.h"
 
 namespace moe::test {
 

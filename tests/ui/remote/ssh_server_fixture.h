@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "remote/target.h"
+#include "base/remote/target.h"
 
 namespace moe::test {
 

@@ -7,7 +7,7 @@
 
 #include <QFile>
 
-#include "remote/connection_test.h"
+#include "base/remote/connection_test.h"
 #include "ssh_server_fixture.h"
 
 using moe::test::SshServerFixture;
@@ -130,5 +130,5 @@ class TestConnectionTest : public QObject {
   }
 };
 
-QTEST_MAIN(TestConnectionTest)
+QTEST_GUILESS_MAIN(TestConnectionTest)
 #include "test_connection_test.moc"

@@ -9,8 +9,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
-#include "remote/remote_fetch.h"
-#include "remote/remote_run.h"
+#include "base/remote/remote_fetch.h"
+#include "base/remote/remote_run.h"
 #include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
@@ -263,5 +263,5 @@ class TestRemoteFetch : public QObject {
   }
 };
 
-QTEST_MAIN(TestRemoteFetch)
+QTEST_GUILESS_MAIN(TestRemoteFetch)
 #include "test_remote_fetch.moc"

@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
-#include "remote/remote_command.h"
-#include "remote/remote_run.h"
-#include "remote/remote_telemetry_stream.h"
+#include "base/remote/remote_command.h"
+#include "base/remote/remote_run.h"
+#include "base/remote/remote_telemetry_stream.h"
 #include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
@@ -345,5 +345,5 @@ class TestRemoteRun : public QObject {
   }
 };
 
-QTEST_MAIN(TestRemoteRun)
+QTEST_GUILESS_MAIN(TestRemoteRun)
 #include "test_remote_run.moc"

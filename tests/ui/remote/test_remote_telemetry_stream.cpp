@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "remote/remote_telemetry_stream.h"
+#include "base/remote/remote_telemetry_stream.h"
 #include "remote_run_support.h"
 
 using moe::test::readAll;
@@ -58,5 +58,5 @@ class TestRemoteTelemetryStream : public QObject {
   }
 };
 
-QTEST_MAIN(TestRemoteTelemetryStream)
+QTEST_GUILESS_MAIN(TestRemoteTelemetryStream)
 #include "test_remote_telemetry_stream.moc"

@@ -9,7 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "remote/slurm_script.h"
+#include "base/remote/slurm_script.h"
 
 namespace {
 
@@ -134,5 +134,5 @@ class TestSlurmBatchRun : public QObject {
   }
 };
 
-QTEST_MAIN(TestSlurmBatchRun)  // not GUILESS: ctest passes -platform offscreen
+QTEST_GUILESS_MAIN(TestSlurmBatchRun)
 #include "test_slurm_batch_run.moc"

@@ -13,8 +13,8 @@
 #include <QScopeGuard>
 #include <QTemporaryDir>
 
-#include "remote/remote_run.h"
-#include "remote/slurm_script.h"
+#include "base/remote/remote_run.h"
+#include "base/remote/slurm_script.h"
 #include "remote_run_support.h"
 #include "ssh_server_fixture.h"
 
@@ -301,5 +301,5 @@ class TestSlurmRemoteRun : public QObject {
   }
 };
 
-QTEST_MAIN(TestSlurmRemoteRun)  // not GUILESS: ctest passes -platform offscreen
+QTEST_GUILESS_MAIN(TestSlurmRemoteRun)
 #include "test_slurm_remote_run.moc"

@@ -6,8 +6,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 
-#include "remote/shell_words.h"
-#include "remote/slurm_script.h"
+#include "base/remote/shell_words.h"
+#include "base/remote/slurm_script.h"
 
 using moe::ui::Target;
 
@@ -178,5 +178,5 @@ class TestSlurmScript : public QObject {
   }
 };
 
-QTEST_MAIN(TestSlurmScript)  // not GUILESS: ctest passes -platform offscreen
+QTEST_GUILESS_MAIN(TestSlurmScript)
 #include "test_slurm_script.moc"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "remote/ssh_command.h"
+#include "base/remote/ssh_command.h"
 
 using namespace moe::ui;
 
@@ -76,5 +76,5 @@ class TestSshControlDirectory : public QObject {
   }
 };
 
-QTEST_MAIN(TestSshControlDirectory)
+QTEST_GUILESS_MAIN(TestSshControlDirectory)
 #include "test_ssh_control_directory.moc"

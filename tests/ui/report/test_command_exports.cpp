@@ -11,9 +11,9 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
-#include "remote/slurm_script.h"
+#include "base/remote/slurm_script.h"
+#include "base/report/command_exports.h"
 #include "report/command_export_dialog.h"
-#include "report/command_exports.h"
 
 using moe::ui::ExportedCommand;
 using Kind = moe::ui::ExportedCommand::Kind;

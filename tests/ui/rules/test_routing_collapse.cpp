@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/routing_collapse.h"
+#include "base/rules/routing_collapse.h"
 
 using moe::ui::CollapseThresholds;
 using moe::ui::detectRoutingProblems;
@@ -191,5 +191,5 @@ class TestRoutingCollapse : public QObject {
   }
 };
 
-QTEST_MAIN(TestRoutingCollapse)
+QTEST_GUILESS_MAIN(TestRoutingCollapse)
 #include "test_routing_collapse.moc"

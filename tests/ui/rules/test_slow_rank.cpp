@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "rules/slow_rank.h"
+#include "base/rules/slow_rank.h"
 
 using moe::ui::detectSlowRanks;
 using moe::ui::RankColumns;
@@ -133,5 +133,5 @@ class TestSlowRank : public QObject {
   }
 };
 
-QTEST_MAIN(TestSlowRank)
+QTEST_GUILESS_MAIN(TestSlowRank)
 #include "test_slow_rank.moc"

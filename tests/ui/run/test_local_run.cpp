@@ -5,10 +5,10 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "base/run/launch_spec.h"
+#include "base/run/local_run.h"
+#include "base/runs/run_manager.h"
 #include "fake_run_telemetry.h"
-#include "run/launch_spec.h"
-#include "run/local_run.h"
-#include "runs/run_manager.h"
 #include "temp_files.h"
 
 using moe::ui::LaunchSpec;
@@ -338,5 +338,5 @@ class TestLocalRun : public QObject {
   }
 };
 
-QTEST_MAIN(TestLocalRun)
+QTEST_GUILESS_MAIN(TestLocalRun)
 #include "test_local_run.moc"

@@ -6,8 +6,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
-#include "run/local_run.h"
-#include "telemetry/telemetry_feed.h"
+#include "base/run/local_run.h"
+#include "base/telemetry/telemetry_feed.h"
 #include "temp_files.h"
 
 using moe::ui::LaunchSpec;
@@ -159,5 +159,5 @@ class TestMoeTrainRun : public QObject {
   }
 };
 
-QTEST_MAIN(TestMoeTrainRun)
+QTEST_GUILESS_MAIN(TestMoeTrainRun)
 #include "test_moe_train_run.moc"

@@ -20,15 +20,15 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "base/experiment/experiment_document.h"
+#include "base/run/local_run.h"
+#include "base/run/run.h"
+#include "base/runs/run_manager.h"
+#include "base/telemetry/run_series.h"
 #include "dashboard/ranks_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/run_header.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "run/local_run.h"
-#include "run/run.h"
-#include "runs/run_manager.h"
-#include "telemetry/run_series.h"
 #include "widgets/rank_heatmap.h"
 #include "widgets/time_series_plot.h"
 #include "window/main_window.h"

@@ -9,8 +9,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include "base/run/local_run.h"
 #include "dashboard/run_header.h"
-#include "run/local_run.h"
 #include "temp_files.h"
 
 using moe::ui::LaunchSpec;

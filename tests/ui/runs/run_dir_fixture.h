@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "telemetry/telemetry_protocol.h"
+#include "base/telemetry/telemetry_protocol.h"
 
 namespace moe::test {
 

@@ -7,7 +7,7 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include "runs/config_diff.h"
+#include "base/runs/config_diff.h"
 #include "runs/config_diff_view.h"
 
 using moe::ui::ConfigDiffView;

@@ -13,10 +13,10 @@
 #include <QStandardPaths>
 #include <QTableView>
 
-#include "remote/remote_run_record.h"
+#include "base/remote/remote_run_record.h"
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_store.h"
 #include "run_dir_fixture.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_store.h"
 #include "runs/runs_filter_proxy.h"
 #include "runs/runs_table_model.h"
 #include "runs/runs_view.h"

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "base/runs/run_directory_index.h"
+#include "base/telemetry/run_series.h"
 #include "run_dir_fixture.h"
-#include "runs/run_directory_index.h"
-#include "telemetry/run_series.h"
 
 using moe::test::FakeRun;
 using moe::test::writeRunDir;
@@ -165,5 +165,5 @@ class TestRunDirectoryIndex : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunDirectoryIndex)
+QTEST_GUILESS_MAIN(TestRunDirectoryIndex)
 #include "test_run_directory_index.moc"

@@ -6,9 +6,9 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_store.h"
 #include "run_dir_fixture.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_store.h"
 
 using moe::test::FakeRun;
 using moe::test::writeRunDir;
@@ -240,5 +240,5 @@ class TestRunStore : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunStore)
+QTEST_GUILESS_MAIN(TestRunStore)
 #include "test_run_store.moc"

@@ -12,9 +12,9 @@
 #include <QStandardPaths>
 #include <QTableView>
 
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_store.h"
 #include "run_dir_fixture.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_store.h"
 #include "runs/runs_filter_proxy.h"
 #include "runs/runs_table_model.h"
 #include "runs/runs_view.h"
@@ -189,7 +189,7 @@ class TestRunsView : public QObject {
   void liveUpdatesAndHeaderState() {
     {
       RunsView view(store_.get(), root_);
-    QVERIFY(settled(view));
+      QVERIFY(settled(view));
       const QString dir = root_ + "/20250101-000000-a";
       auto record = *moe::ui::indexRunDirectory(dir);
       record.status = run_status::kRunning;

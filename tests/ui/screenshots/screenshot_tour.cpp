@@ -13,13 +13,13 @@
 #include <cstdio>
 #include <functional>
 
+#include "base/experiment/experiment_document.h"
+#include "base/run/run.h"
+#include "base/runs/run_manager.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "run/run.h"
-#include "runs/run_manager.h"
 #include "runs/runs_view.h"
 #include "widgets/time_series_plot.h"
 #include "window/main_window.h"

@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "storage/whole_file.h"
+#include "base/storage/whole_file.h"
 
 using moe::ui::commitWhole;
 using moe::ui::saveWhole;
@@ -67,5 +67,5 @@ class TestWholeFile : public QObject {
   }
 };
 
-QTEST_MAIN(TestWholeFile)
+QTEST_GUILESS_MAIN(TestWholeFile)
 #include "test_whole_file.moc"

@@ -9,8 +9,8 @@
 #include <functional>
 
 #include "../run/temp_files.h"
-#include "remote/target.h"
-#include "targets/target_store.h"
+#include "base/remote/target.h"
+#include "base/targets/target_store.h"
 
 using moe::ui::Target;
 using moe::ui::TargetStore;
@@ -228,5 +228,5 @@ class TestTargets : public QObject {
   }
 };
 
-QTEST_MAIN(TestTargets)
+QTEST_GUILESS_MAIN(TestTargets)
 #include "test_targets.moc"

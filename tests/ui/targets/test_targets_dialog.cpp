@@ -16,8 +16,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 
-#include "remote/target.h"
-#include "targets/target_store.h"
+#include "base/remote/target.h"
+#include "base/targets/target_store.h"
 #include "targets/targets_dialog.h"
 
 using moe::ui::Target;

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "base/telemetry/run_series.h"
 #include "protocol/telemetry_reader.h"
-#include "telemetry/run_series.h"
 
 using moe::ui::RankColumns;
 using moe::ui::RunSeries;
@@ -132,5 +132,5 @@ class TestRankSeries : public QObject {
   }
 };
 
-QTEST_MAIN(TestRankSeries)  // not GUILESS: ctest passes -platform offscreen
+QTEST_GUILESS_MAIN(TestRankSeries)
 #include "test_rank_series.moc"

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "telemetry/run_series.h"
-#include "telemetry/telemetry_feed.h"
+#include "base/telemetry/run_series.h"
+#include "base/telemetry/telemetry_feed.h"
 
 using moe::ui::LoadValue;
 using moe::ui::RunSeries;
@@ -277,5 +277,5 @@ class TestRunSeries : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunSeries)  // not GUILESS: ctest passes -platform offscreen
+QTEST_GUILESS_MAIN(TestRunSeries)
 #include "test_run_series.moc"

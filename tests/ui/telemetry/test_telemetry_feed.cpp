@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "telemetry/run_series.h"
-#include "telemetry/telemetry_feed.h"
+#include "base/telemetry/run_series.h"
+#include "base/telemetry/telemetry_feed.h"
 
 using moe::ui::RunSeries;
 using moe::ui::TelemetryFeed;
@@ -220,5 +220,5 @@ class TestTelemetryFeed : public QObject {
   }
 };
 
-QTEST_MAIN(TestTelemetryFeed)
+QTEST_GUILESS_MAIN(TestTelemetryFeed)
 #include "test_telemetry_feed.moc"

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "whatif/safetensors_header.h"
+#include "base/whatif/safetensors_header.h"
 
 namespace moe::test {
 

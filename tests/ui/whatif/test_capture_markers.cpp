@@ -14,10 +14,10 @@
 #include <memory>
 
 #include "../window/window_test_support.h"
+#include "base/run/local_run.h"
 #include "dashboard/dashboard_controls.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
-#include "run/local_run.h"
 #include "whatif/whatif_view.h"
 #include "whatif_test_run.h"
 #include "widgets/capture_markers.h"

@@ -9,12 +9,12 @@
 
 #include <cmath>
 
+#include "base/whatif/replay_answer.h"
+#include "base/whatif/routing_setting.h"
+#include "base/whatif/routing_tensors.h"
+#include "base/whatif/safetensors_header.h"
+#include "base/whatif/whatif_source.h"
 #include "safetensors_test_file.h"
-#include "whatif/replay_answer.h"
-#include "whatif/routing_setting.h"
-#include "whatif/routing_tensors.h"
-#include "whatif/safetensors_header.h"
-#include "whatif/whatif_source.h"
 
 using moe::test::TestTensor;
 using namespace moe::ui;
@@ -318,5 +318,5 @@ class TestRoutingFiles : public QObject {
   }
 };
 
-QTEST_MAIN(TestRoutingFiles)
+QTEST_GUILESS_MAIN(TestRoutingFiles)
 #include "test_routing_files.moc"

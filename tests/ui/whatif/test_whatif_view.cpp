@@ -15,8 +15,8 @@
 #include <csignal>
 #include <memory>
 
+#include "base/whatif/replay_server.h"
 #include "safetensors_test_file.h"
-#include "whatif/replay_server.h"
 #include "whatif/routing_bars.h"
 #include "whatif/routing_metrics_table.h"
 #include "whatif/whatif_controls.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "telemetry/run_series.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/expert_load_bars.h"
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/layer_load_heatmap.h"

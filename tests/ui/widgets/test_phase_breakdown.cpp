@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "telemetry/run_series.h"
-#include "widgets/phase_bins.h"
+#include "base/plot_data/phase_bins.h"
+#include "base/telemetry/run_series.h"
 #include "widgets/phase_breakdown_plot.h"
 
 using moe::ui::PhaseBreakdownPlot;

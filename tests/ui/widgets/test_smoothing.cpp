@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "widgets/smoothing.h"
+#include "base/plot_data/smoothing.h"
 
 using moe::ui::EmaSmoother;
 using moe::ui::smoothed;
@@ -70,5 +70,5 @@ class TestSmoothing : public QObject {
   }
 };
 
-QTEST_MAIN(TestSmoothing)
+QTEST_GUILESS_MAIN(TestSmoothing)
 #include "test_smoothing.moc"

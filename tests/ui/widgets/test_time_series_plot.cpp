@@ -6,7 +6,7 @@
 #include <limits>
 #include <memory>
 
-#include "widgets/readout_format.h"
+#include "base/plot_data/readout_format.h"
 #include "widgets/time_series_plot.h"
 
 using moe::ui::TimeSeriesPlot;

@@ -6,17 +6,17 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "base/experiment/experiment_document.h"
+#include "base/run/run.h"
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_manager.h"
+#include "base/runs/run_store.h"
+#include "base/telemetry/run_series.h"
 #include "dashboard/imbalance_page.h"
 #include "dashboard/load_page.h"
 #include "dashboard/run_dashboard.h"
 #include "dashboard/training_page.h"
-#include "experiment/experiment_document.h"
 #include "experiment/experiment_editor.h"
-#include "run/run.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_manager.h"
-#include "runs/run_store.h"
-#include "telemetry/run_series.h"
 #include "widgets/expert_load_heatmap.h"
 #include "window/main_window.h"
 #include "window_test_support.h"

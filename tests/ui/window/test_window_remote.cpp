@@ -12,15 +12,15 @@
 #include <memory>
 
 #include "../remote/ssh_server_fixture.h"
-#include "experiment/experiment_document.h"
+#include "base/experiment/experiment_document.h"
+#include "base/remote/remote_fetch.h"
+#include "base/remote/remote_run.h"
+#include "base/runs/run_directory_index.h"
+#include "base/runs/run_manager.h"
+#include "base/runs/run_store.h"
+#include "base/targets/target_store.h"
 #include "experiment/experiment_editor.h"
-#include "remote/remote_fetch.h"
-#include "remote/remote_run.h"
-#include "runs/run_directory_index.h"
-#include "runs/run_manager.h"
-#include "runs/run_store.h"
 #include "runs/runs_view.h"
-#include "targets/target_store.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 

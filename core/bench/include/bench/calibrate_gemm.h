@@ -18,8 +18,8 @@ struct GemmShape {
   // Timed by `ranks` workers at once, each with 1/ranks of the device's threads: what each of
   // `ranks` local ranks sharing a CPU gets (1: one process with every thread).
   int64_t ranks = 1;
-  // The engine's expert FFN (core/engine/moe/expert_ffn.h) on `batch` experts of m rows, M = k, H =
-  // n: both GEMMs with the weights' own layouts, the bias and activation between them.
+  // The engine's expert FFN (core/engine/layer/expert_ffn.h) on `batch` experts of m rows, M = k, H
+  // = n: both GEMMs with the weights' own layouts, the bias and activation between them.
   bool expert_ffn = false;
 };
 

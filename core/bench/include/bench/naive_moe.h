@@ -8,7 +8,7 @@
 // Routing is the default kind: no batch-prioritized routing, no selection bias, no gate noise.
 #include <torch/torch.h>
 
-#include "moe/moe_layer.h"
+#include "layer/moe_layer.h"
 
 namespace moe::bench {
 
@@ -18,6 +18,6 @@ struct NaiveMoeOutput {
 };
 
 // x [N, M] -> [N, M]
-NaiveMoeOutput naive_moe_forward(MoeLayerImpl& layer, const at::Tensor& x);
+NaiveMoeOutput naive_moe_forward(layer::MoeLayerImpl& layer, const at::Tensor& x);
 
 }  // namespace moe::bench

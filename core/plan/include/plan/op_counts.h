@@ -1,6 +1,6 @@
 // The engine's per-module costs that are not FLOPs: how many tensor operations a module makes and
 // how many bytes its element-wise work moves (docs/PLANNER.md, "Counts"). Read off the engine's
-// forward code (core/engine/moe, core/engine/model); each constant says which code it stands for.
+// forward code (core/engine/layer, core/engine/model); each constant says which code it stands for.
 // They set the fixed cost per operation and the memory-bound time, which dominate small layers.
 #pragma once
 
@@ -10,8 +10,8 @@
 
 namespace moe::plan {
 
-// Gate: logits, noise, softmax, top-k, the slot cumsum, aux and z losses (core/engine/moe/gate.cpp,
-// routing_plan.cpp, aux_losses.cpp).
+// Gate: logits, noise, softmax, top-k, the slot cumsum, aux and z losses
+// (core/engine/layer/gate.cpp, routing_plan.cpp, aux_losses.cpp).
 inline constexpr double kGateOps = 24;
 inline constexpr double kGateScoreTensors = 6;  // [N, E] tensors written or read by routing
 inline constexpr double kDispatchOps = 6;       // zero fill, gather of rows, scaling, scatter

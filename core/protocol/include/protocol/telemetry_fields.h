@@ -1,6 +1,5 @@
-// EventFields: typed, tolerant access to one telemetry event's JSON fields, shared by the event
-// parsers (telemetry_event_parser.cpp; telemetry_parallel_parser.cpp for the multi-process
-// events). Internal to moe_protocol: readers use telemetry_reader.h.
+// EventFields: typed, tolerant access to one telemetry event's JSON fields, for the event parser
+// (telemetry_event_parser.cpp). Internal to moe_protocol: readers use telemetry_reader.h.
 #pragma once
 
 #include <cstdint>
@@ -137,9 +136,5 @@ class EventFields {
   const json& object_;
   std::string error_;
 };
-
-// The multi-process events (ranks, adaptive_r) of type `type` from `f`, or nullopt for any other
-// type. A malformed one comes back with f.ok() false.
-std::optional<TelemetryEvent> parse_parallel_event(const std::string& type, EventFields& f);
 
 }  // namespace moe::protocol::detail

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace moe {
+namespace moe::tensorboard {
 
 // The CRC-32C of `size` bytes at `data` ("123456789" -> 0xE3069283).
 uint32_t crc32c(const void* data, size_t size);
@@ -18,4 +18,4 @@ inline uint32_t crc32c(std::string_view bytes) {
 uint32_t mask_crc32c(uint32_t crc);
 uint32_t unmask_crc32c(uint32_t masked);
 
-}  // namespace moe
+}  // namespace moe::tensorboard

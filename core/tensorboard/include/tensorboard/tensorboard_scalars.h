@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace moe {
+namespace moe::tensorboard {
 
 struct TensorBoardScalars {
   int64_t step = 0;
@@ -21,4 +21,4 @@ struct TensorBoardScalars {
 // events. A field that is null (NaN in metrics.jsonl) gives NaN; an absent optional field, none.
 std::optional<TensorBoardScalars> tensorboard_scalars(const nlohmann::json& event);
 
-}  // namespace moe
+}  // namespace moe::tensorboard

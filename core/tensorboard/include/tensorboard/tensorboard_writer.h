@@ -8,7 +8,7 @@
 #include "tensorboard/tensorboard_scalars.h"
 #include "tensorboard/tfrecord_writer.h"
 
-namespace moe {
+namespace moe::tensorboard {
 
 // "events.out.tfevents.<unix seconds>.<host>": the name TensorBoard looks for ("tfevents" in it).
 std::string tensorboard_file_name(int64_t unix_seconds, const std::string& host);
@@ -35,4 +35,4 @@ class TensorBoardWriter {
 // Seconds since the Unix epoch, for Event.wall_time.
 double unix_seconds_now();
 
-}  // namespace moe
+}  // namespace moe::tensorboard

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace moe {
+namespace moe::tensorboard {
 
 // One record's bytes as they go to the file.
 std::string tfrecord_frame(std::string_view data);
@@ -33,4 +33,4 @@ class TfRecordWriter {
   std::FILE* file_ = nullptr;
 };
 
-}  // namespace moe
+}  // namespace moe::tensorboard

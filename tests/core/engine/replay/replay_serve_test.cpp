@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "io/safetensors.h"
-#include "moe/moe_layer.h"
+#include "layer/moe_layer.h"
 #include "protocol/run_config.h"
 #include "replay/replay_serve.h"
 #include "train/input_error.h"
@@ -35,7 +35,7 @@ class ReplayServe : public ::testing::Test {
     config_file_ = (dir_ / "config.json").string();
     std::ofstream(config_file_) << protocol::to_json(config_).dump();
     torch::manual_seed(3);
-    MoeLayer layer(config_.model.dim, config_.moe);
+    layer::MoeLayer layer(config_.model.dim, config_.moe);
     io::TensorMap tensors;
     for (const auto& p : layer->named_parameters()) tensors[prefix_ + p.key()] = p.value().detach();
     tensors["input"] = torch::randn({kTokens, config_.model.dim});

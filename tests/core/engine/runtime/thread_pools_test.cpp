@@ -12,7 +12,7 @@
 
 #include "runtime/thread_pools.h"
 
-namespace moe {
+namespace moe::runtime {
 namespace {
 
 double cpu_seconds(clockid_t clock) {
@@ -84,4 +84,4 @@ TEST(ThreadPools, IdleGemmThreadsSleepAfterAGemm) {
 }
 
 }  // namespace
-}  // namespace moe
+}  // namespace moe::runtime

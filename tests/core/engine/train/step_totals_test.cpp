@@ -10,16 +10,16 @@ namespace moe::train {
 namespace {
 
 // A layer's figures as the MoE layer leaves them: expert_load derives the metrics from the sums.
-LayerLoad stats(std::vector<int64_t> counts, std::vector<int64_t> kept, int64_t capacity,
-                std::vector<double> importance, double router_entropy, double l_aux,
-                double z_loss) {
+layer::LayerLoad stats(std::vector<int64_t> counts, std::vector<int64_t> kept, int64_t capacity,
+                       std::vector<double> importance, double router_entropy, double l_aux,
+                       double z_loss) {
   std::vector<double> means = std::move(importance);
   means.insert(means.end(), {router_entropy, l_aux, z_loss});
-  return LayerLoad{torch::tensor(counts, at::kLong), torch::tensor(kept, at::kLong), capacity,
-                   torch::tensor(means, at::kDouble)};
+  return layer::LayerLoad{torch::tensor(counts, at::kLong), torch::tensor(kept, at::kLong),
+                          capacity, torch::tensor(means, at::kDouble)};
 }
 
-model::ModelOutput output(std::vector<LayerLoad> load, int64_t tokens, double task = 0,
+model::ModelOutput output(std::vector<layer::LayerLoad> load, int64_t tokens, double task = 0,
                           double aux = 0, double z = 0) {
   model::ModelOutput out;
   out.load = std::move(load);

@@ -1,0 +1,65 @@
+#pragma once
+// How a layer's dispatched buffer reaches its experts and comes back (docs/ROUTING.md, "Expert
+// parallelism"): one TokenDispatcher per strategy. The layer asks token_dispatcher_for() at every
+// forward pass, since r may change from one step to the next (parallel.adaptive_r).
+#include <torch/torch.h>
+
+#include "layer/expert_parallel.h"
+#include "layer/experts.h"
+#include "layer/routing_plan.h"
+
+namespace moe::layer {
+
+class TokenDispatcher {
+ public:
+  virtual ~TokenDispatcher() = default;
+  // dispatched [E, C, M] of this rank's tokens -> the experts' outputs for them, [E, C, M]; the
+  // plan's rank_shares say which slots hold tokens (every slot on one process).
+  virtual at::Tensor run(const at::Tensor& dispatched, ExpertsImpl& experts,
+                         const ExpertPlacementOnGroup& placement,
+                         const RoutingPlan& plan) const = 0;
+};
+
+// The experts on the rank's own buffer, as held: one process, or every rank holding every expert
+// (parallel.expert_parallel false). own_buffer_dispatch.cpp
+class LocalDispatcher final : public TokenDispatcher {
+ public:
+  at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
+                 const RoutingPlan&) const override;
+};
+
+// r = 0: every expert's weights gathered, the rank's own tokens through them.
+// own_buffer_dispatch.cpp
+class GatheredWeightsDispatcher final : public TokenDispatcher {
+ public:
+  at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
+                 const RoutingPlan&) const override;
+};
+
+// r = 1 with whole experts (E >= W): the filled slots to the experts' ranks and back by an uneven
+// all-to-all (ragged_exchange.h). all_to_all_dispatch.cpp
+class AllToAllDispatcher final : public TokenDispatcher {
+ public:
+  at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
+                 const RoutingPlan&) const override;
+};
+
+// The same in parallel.a2a_overlap_degree pieces, overlapped with the experts
+// (overlapped_experts.h). all_to_all_dispatch.cpp
+class OverlappedAllToAllDispatcher final : public TokenDispatcher {
+ public:
+  at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
+                 const RoutingPlan&) const override;
+};
+
+// r >= 1 with experts sharded along their hidden units (E < W): see ExpertPlacementOnGroup.
+// sharded_dispatch.cpp
+class ShardedDispatcher final : public TokenDispatcher {
+ public:
+  at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
+                 const RoutingPlan&) const override;
+};
+
+const TokenDispatcher& token_dispatcher_for(const ExpertPlacementOnGroup& placement);
+
+}  // namespace moe::layer

@@ -1,0 +1,56 @@
+#include "base/experiment/field_relevance.h"
+
+#include <algorithm>
+
+#include "protocol/parallel_layout.h"
+
+namespace moe::ui {
+
+std::string unusedReason(const std::string& pointer, const protocol::RunConfig& c) {
+  const protocol::ModelKind kind = c.model.kind;
+  if (pointer == "/model/heads" || pointer == "/model/vocab" ||
+      pointer == "/model/tie_embeddings") {
+    if (kind != protocol::ModelKind::Lm) return "used by model.kind \"lm\" only";
+  } else if (pointer == "/model/seq_len") {
+    if (kind == protocol::ModelKind::Image)
+      return "image models make their tokens from image patches";
+  } else if (pointer == "/model/layers" || pointer == "/moe/every") {
+    if (kind == protocol::ModelKind::HelloWorld) return "helloworld is a single MoE layer";
+  } else if (pointer == "/moe/cosine_proj_dim" || pointer == "/moe/cosine_init_t") {
+    if (c.moe.gate != protocol::Gate::Cosine) return "used by the cosine gate only";
+  } else if (pointer == "/moe/bias_balancing/rate") {
+    if (!c.moe.bias_balancing.enabled) return "used when bias balancing is enabled";
+  } else if (pointer == "/train/momentum") {
+    if (c.train.optimizer != protocol::Optimizer::Sgd) return "used by the sgd optimizer only";
+  } else if (pointer == "/train/amp") {
+    if (c.train.dtype != protocol::Dtype::Float32) return "applies to float32 models only";
+  } else if (pointer == "/train/eval_batches") {
+    if (c.train.eval_every == 0) return "used when train.eval_every > 0";
+  } else if (pointer == "/train/keep_checkpoints") {
+    if (c.train.checkpoint_every == 0) return "used when train.checkpoint_every > 0";
+  } else if (pointer == "/data/path") {
+    if (c.data.kind == protocol::DataKind::Synthetic)
+      return "synthetic data is generated, not read";
+  } else if (pointer == "/parallel/backend" || pointer == "/parallel/expert_parallel" ||
+             pointer == "/parallel/timeout_s") {
+    if (protocol::config_world(c.parallel).value_or(1) <= 1)
+      return "used with more than one rank (nodes × nproc)";
+  } else if (pointer == "/parallel/adaptive_r" || pointer == "/parallel/a2a_overlap_degree") {
+    if (protocol::config_world(c.parallel).value_or(1) <= 1)
+      return "used with more than one rank (nodes × nproc)";
+    if (!c.parallel.expert_parallel) return "used with expert parallelism only";
+  }
+  return "";
+}
+
+std::vector<std::string> offeredValues(const std::string& pointer, const protocol::RunConfig& c) {
+  if (pointer != "/parallel/adaptive_r") return {};
+  const int64_t world = protocol::config_world(c.parallel).value_or(1);
+  const int64_t experts = std::max<int64_t>(c.moe.experts, 1);
+  std::vector<std::string> out{"auto"};
+  const auto placement = protocol::expert_placement(experts, world, c.parallel.expert_parallel);
+  for (int64_t r : protocol::valid_adaptive_r(placement)) out.push_back(std::to_string(r));
+  return out;
+}
+
+}  // namespace moe::ui
