@@ -7,8 +7,8 @@
 #include <string>
 
 #include "base/planner/plan_model.h"
+#include "base/storage/csv_text.h"
 #include "base/storage/whole_file.h"
-#include "widgets/plot_export.h"
 
 namespace moe::ui {
 namespace {

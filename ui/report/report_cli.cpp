@@ -7,9 +7,9 @@
 #include <functional>
 
 #include "base/report/config_export.h"
+#include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
 #include "report/comparison_report.h"
-#include "report/metrics_csv.h"
 #include "report/report_export.h"
 
 namespace moe::ui {

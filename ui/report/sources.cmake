@@ -1,10 +1,8 @@
 # Reports and exports of runs (docs/REPORTS.md): the run and comparison reports as HTML and PDF,
-# the telemetry as CSV, the config with its command lines as JSON, and moe-studio's export commands.
+# and moe-studio's export commands (the CSV and config exports themselves are ui/base/report).
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.h
-  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.h
   ${CMAKE_CURRENT_LIST_DIR}/report_charts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_charts.h
   ${CMAKE_CURRENT_LIST_DIR}/report_cli.cpp

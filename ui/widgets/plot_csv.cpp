@@ -4,26 +4,11 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/storage/csv_text.h"
 #include "widgets/plot_export.h"
 #include "widgets/time_series_plot.h"
 
 namespace moe::ui {
-
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-QString csvField(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-      !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
-    return text;
-  QString quoted = text;
-  quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-  return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-// Shortest text that reads back as the same double; NaN (a gap) is an empty field.
-QString csvNumber(double v) {
-  if (std::isnan(v)) return QString();
-  return QString::number(v, 'g', QLocale::FloatingPointShortest);
-}
 
 namespace {
 

@@ -25,10 +25,6 @@ QString plotCsv(const QCustomPlot* plot);
 // The plot as an SVG document of `size` pixels at 96 dpi, drawn as vectors, its text's font
 // families followed by fallbacks a browser knows. Empty when it cannot be drawn.
 QByteArray plotSvg(QCustomPlot* plot, QSize size, const QString& title);
-// One CSV field (RFC 4180 quoting when needed), and a number as the shortest text that reads back
-// as the same double (empty for NaN): what plotCsv writes, for other CSV writers.
-QString csvField(const QString& text);
-QString csvNumber(double v);
 
 // Adds the context menu to `plot`. `base_name` seeds the file name the dialog proposes
 // (e.g. "loss" -> loss.png); the dialog starts in the last directory used (QSettings).

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "base/report/config_export.h"
+#include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
 #include "base/storage/worker_task.h"
 #include "dashboard/run_dashboard.h"
 #include "report/comparison_report.h"
-#include "report/metrics_csv.h"
 #include "report/report_export.h"
 #include "runs/compare_view.h"
 #include "window/main_window.h"

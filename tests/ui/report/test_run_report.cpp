@@ -20,10 +20,10 @@
 #include <variant>
 
 #include "base/report/config_export.h"
+#include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
 #include "protocol/telemetry_reader.h"
 #include "report/comparison_report.h"
-#include "report/metrics_csv.h"
 #include "report/report_export.h"
 #include "report/report_html.h"
 #include "report/run_report_document.h"

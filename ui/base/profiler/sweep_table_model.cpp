@@ -3,19 +3,11 @@
 #include <QJsonValue>
 #include <QLocale>
 
+#include "base/storage/csv_text.h"
+
 namespace moe::ui {
 
 namespace {
-
-QString csvField(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-      !text.contains(QLatin1Char('\n'))) {
-    return text;
-  }
-  QString quoted = text;
-  quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-  return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
 
 QString full(double v) {
   return QString::number(v, 'g', 17);

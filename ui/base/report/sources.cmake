@@ -1,11 +1,13 @@
 # What reports and exports are made of without drawing (docs/REPORTS.md): a run read for its
-# report, its warning history, the config with its command lines. The documents, charts and the
-# HTML / PDF writers are ui/report.
+# report, its warning history, the telemetry as CSV files, the config with its command lines. The
+# documents, charts and the HTML / PDF writers are ui/report.
 target_sources(moe_ui_base PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_exports.h
   ${CMAKE_CURRENT_LIST_DIR}/config_export.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_export.h
+  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/metrics_csv.h
   ${CMAKE_CURRENT_LIST_DIR}/run_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_report.h
   ${CMAKE_CURRENT_LIST_DIR}/warning_history.cpp

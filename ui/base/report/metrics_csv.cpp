@@ -1,5 +1,5 @@
 // Telemetry -> CSV (metrics_csv.h).
-#include "report/metrics_csv.h"
+#include "base/report/metrics_csv.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,9 +15,9 @@
 #include <variant>
 
 #include "base/run/run_files.h"
+#include "base/storage/csv_text.h"
 #include "protocol/telemetry_event_fields.h"
 #include "protocol/telemetry_reader.h"
-#include "widgets/plot_export.h"
 
 namespace moe::ui {
 
