@@ -53,7 +53,7 @@ struct TrainStep {
   const at::Tensor& grad_out;
   std::vector<std::map<std::string, double>>& phases;
   void operator()() const {
-    trace::PhaseTimes times;
+    trace::PhaseTimes times(x.device());  // on a GPU, the device's time per phase
     {
       trace::ActivePhaseTimes active(&times);
       auto result = layer.forward(x);

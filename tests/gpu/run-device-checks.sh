@@ -11,7 +11,7 @@
 #   3. kernel_tests_cuda: the kernel suite on cpu, the host emulation and cuda (all must pass);
 #   4. gpu_kernels_bench: dispatch/combine GB/s against a device-to-device copy;
 #   5. moe-train bench on E=8 k=2 M=4096 H=14336 N=16384 bfloat16 (CUDA engine builds only);
-#   6. a 50-step helloworld run on cuda: median step time;
+#   6. a 50-step helloworld run on cuda: median step time; a resumed run on cuda: same losses;
 #   7. the same run on 2 ranks over NCCL, when 2 GPUs are present.
 # A failed step is reported and the script goes on. It prints a table (step, status, seconds,
 # result) and writes it to OUT_FILE, followed by the benchmark tables and the tail of the log of
@@ -261,7 +261,7 @@ if built $bench; then
   run_step gpu_kernels_bench 90 "$BUILD_DIR/$bench" "$LOGS/gpu_kernels_bench.txt"
   if [ "$STEP_RC" -eq 0 ]; then
     record gpu_kernels_bench PASS "$STEP_S" "$(awk '$1 == "dispatch_forward" && $2 == "bfloat16" {
-      print "dispatch_forward bf16 " $5 " GB/s (" $9 " of copy)" }' "$LOGS/gpu_kernels_bench.txt")"
+      print "dispatch_forward bf16 " $5 " GB/s (" $8 " of copy)" }' "$LOGS/gpu_kernels_bench.txt")"
   else
     record gpu_kernels_bench FAIL "$STEP_S" "$(why "$STEP_RC"); $(tail -1 "$LOGS/gpu_kernels_bench.log")"
   fi
@@ -306,7 +306,7 @@ fi
 median_step_ms() {
   "$PYTHON" -c '
 import json, statistics, sys
-ms = []
+ms, phases = [], []
 for line in open(sys.argv[1]):
     try:
         e = json.loads(line)
@@ -314,8 +314,36 @@ for line in open(sys.argv[1]):
         continue
     if isinstance(e, dict) and e.get("type") == "step" and e.get("step_ms") is not None:
         ms.append(e["step_ms"])
-print("%d steps, median step %.2f ms (after 5 warm-up steps)" % (
-    len(ms), statistics.median(ms[5:] or ms)) if ms else "no step events")' "$1" 2>&1
+    if isinstance(e, dict) and e.get("type") == "phases" and isinstance(e.get("ms"), dict):
+        phases.append(e["ms"])
+def median(values):
+    return statistics.median(values[5:] or values or [0])
+print("%d steps, median step %.2f ms (after 5 warm-up steps); phases: %s" % (len(ms), median(ms),
+    ", ".join("%s %.2f" % (name, median([p.get(name, 0) for p in phases]))
+              for name in sorted({n for p in phases for n in p} - {"a2a"}))) if ms
+    else "no step events")' "$1" 2>&1
+}
+
+# same_losses LOG_A LOG_B FIRST: whether the step losses from step FIRST on are bitwise equal.
+same_losses() {
+  "$PYTHON" -c '
+import json, sys
+def losses(path):
+    out = {}
+    for line in open(path):
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(e, dict) and e.get("type") == "step" and e["step"] >= int(sys.argv[3]):
+            out[e["step"]] = e["loss"]
+    return out
+a, b = losses(sys.argv[1]), losses(sys.argv[2])
+diff = [s for s in a if a[s] != b.get(s)]
+if not a or diff:
+    print("losses differ at steps %s: %s" % (diff[:3], [(a[s], b.get(s)) for s in diff[:3]]))
+    sys.exit(1)
+print("steps %d-%d resumed with bitwise equal losses" % (min(a), max(a)))' "$@" 2>&1
 }
 
 run_args=(--config "$ROOT/resources/presets/helloworld.json" --set train.device=cuda
@@ -333,6 +361,27 @@ elif built $moe_train; then
   fi
 else
   record helloworld_cuda SKIP 0 "moe-train not built"
+fi
+
+# Resume on the GPU: 20 steps with gate noise (the CUDA generator), checkpoints at 10 and 20; the
+# step-20 checkpoint removed, --resume runs 11-20 again and must give the same losses.
+resume_dir=$BUILD_DIR/runs/resume-cuda
+if [ "$engine_cuda" != ON ] || ! built $moe_train; then
+  record resume_cuda SKIP 0 "no CUDA moe-train"
+else
+  run_step resume_cuda 90 bash -c '"$1" run --config "$2" --set train.device=cuda \
+    --set train.steps=20 --set train.checkpoint_every=10 --set moe.gate_noise=1.0 \
+    --run-dir "$3" >"$4" 2>&1 && rm -rf "$3/checkpoints/step-20" &&
+    "$1" run --resume "$3"' _ "$BUILD_DIR/$moe_train" "$ROOT/resources/presets/helloworld.json" \
+    "$resume_dir" "$LOGS/resume_cuda_first.log"
+  if [ "$STEP_RC" -ne 0 ]; then
+    record resume_cuda FAIL "$STEP_S" "$(why "$STEP_RC"); $(grep -h -v '^{' \
+      "$LOGS/resume_cuda_first.log" "$LOGS/resume_cuda.log" | tail -1)"
+  elif result=$(same_losses "$LOGS/resume_cuda_first.log" "$LOGS/resume_cuda.log" 11); then
+    record resume_cuda PASS "$STEP_S" "$result"
+  else
+    record resume_cuda FAIL "$STEP_S" "$result"
+  fi
 fi
 
 if [ "$gpu_count" -lt 2 ]; then

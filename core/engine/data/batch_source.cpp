@@ -18,15 +18,17 @@ at::ScalarType input_dtype(protocol::Dtype dtype) {
   return at::kFloat;  // float32, and float16 (which the trainer rejects on the CPU anyway)
 }
 
-std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c) {
+std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c,
+                                            const at::Device& device) {
   const auto seed = static_cast<uint64_t>(c.seed);
   const protocol::ModelConfig& m = c.model;
   switch (m.kind) {
     case protocol::ModelKind::HelloWorld:
       return make_generated_source(
-          seed, helloworld_batches(m.seq_len, m.dim, input_dtype(c.train.dtype)),
+          seed, helloworld_batches(m.seq_len, m.dim, input_dtype(c.train.dtype), device),
           "synthetic helloworld: randn[B, " + std::to_string(m.seq_len) + ", " +
-              std::to_string(m.dim) + "] " + to_string(c.train.dtype) + ", target 0");
+              std::to_string(m.dim) + "] " + to_string(c.train.dtype) + ", target 0" +
+              (device.is_cuda() ? ", drawn on " + device.str() : std::string()));
     case protocol::ModelKind::Lm:
       return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
                                    "synthetic lm: sparse Markov chain over " +
@@ -50,12 +52,13 @@ ImageSet held_out(ImageSet* train, ImageSet test, bool has_test, double val_frac
 
 }  // namespace
 
-std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config) {
+std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config,
+                                               const at::Device& device) {
   const protocol::DataConfig& d = config.data;
   const auto seed = static_cast<uint64_t>(config.seed);
   switch (d.kind) {
     case protocol::DataKind::Synthetic:
-      return make_synthetic(config);
+      return make_synthetic(config, device);
     case protocol::DataKind::Text:
       return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
     case protocol::DataKind::Idx: {

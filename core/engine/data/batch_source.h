@@ -71,6 +71,9 @@ std::unique_ptr<BatchSource> prefetch(std::unique_ptr<BatchSource> inner, int64_
 
 // The source for config.data (and model kind / shapes), seeded with config.seed.
 // DataError for unreadable, malformed or truncated files. Not prefetched (see prefetch()).
-std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config);
+// `device` is where the run computes: synthetic helloworld inputs are drawn there (see
+// helloworld_batches); every other source makes host tensors.
+std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config,
+                                               const at::Device& device = at::kCPU);
 
 }  // namespace moe::data

@@ -1,6 +1,7 @@
 #include "data/synthetic_source.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 
 #include <array>
 #include <cmath>
@@ -65,6 +66,14 @@ at::Generator torch_generator(uint64_t seed) {
   return at::make_generator<at::CPUGeneratorImpl>(seed);
 }
 
+// A generator of its own on `device` (CPU or CUDA), seeded with `seed`.
+at::Generator generator_on(const at::Device& device, uint64_t seed) {
+  if (!device.is_cuda()) return torch_generator(seed);
+  at::Generator gen = at::detail::getCUDAHooks().getNewGenerator(device.index());
+  gen.set_current_seed(seed);
+  return gen;
+}
+
 // Successor k of a token is taken with probability kSuccessorProbs[k] (entropy ~1.1 nats).
 constexpr std::array<double, 4> kSuccessorProbs = {0.6, 0.25, 0.1, 0.05};
 
@@ -75,12 +84,15 @@ std::unique_ptr<BatchSource> make_generated_source(uint64_t seed, GenerateBatch 
   return std::make_unique<GeneratedSource>(seed, std::move(generate), std::move(description));
 }
 
-GenerateBatch helloworld_batches(int64_t seq_len, int64_t dim, at::ScalarType dtype) {
+GenerateBatch helloworld_batches(int64_t seq_len, int64_t dim, at::ScalarType dtype,
+                                 const at::Device& device) {
+  const at::Device on = device.is_cuda() ? device : at::Device(at::kCPU);
   return [=](uint64_t seed, int64_t batch_size) {
-    at::Generator gen = torch_generator(seed);
+    at::Generator gen = generator_on(on, seed);
     // Drawn in float32 for every dtype, so float32 and float64 runs see the same numbers.
-    at::Tensor x = at::randn({batch_size, seq_len, dim}, gen, at::kFloat);
-    return Batch{x.to(dtype), at::zeros({batch_size}, at::kLong)};
+    at::Tensor x =
+        at::randn({batch_size, seq_len, dim}, gen, at::TensorOptions(at::kFloat).device(on));
+    return Batch{x.to(dtype), at::zeros({batch_size}, at::TensorOptions(at::kLong).device(on))};
   };
 }
 

@@ -19,7 +19,11 @@ std::unique_ptr<BatchSource> make_generated_source(uint64_t seed, GenerateBatch 
                                                    std::string description);
 
 // helloworld: inputs randn[B, seq_len, dim] (drawn in float32, then cast to `dtype`), targets 0.
-GenerateBatch helloworld_batches(int64_t seq_len, int64_t dim, at::ScalarType dtype);
+// Drawn on `device` when it is a CUDA device (its own Philox stream: other numbers than the
+// CPU's, as reproducible), since a CPU drawing millions of normals per step would be most of a
+// GPU step; else on the CPU.
+GenerateBatch helloworld_batches(int64_t seq_len, int64_t dim, at::ScalarType dtype,
+                                 const at::Device& device);
 
 // lm: sequences from a fixed sparse Markov chain over `vocab` tokens (built from `seed`): each
 // token has a few likely successors, so the next token is predictable well below log(vocab).

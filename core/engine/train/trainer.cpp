@@ -102,10 +102,10 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   gradients_ =
       std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split, parts_.split_copies);
   optimizer_ = make_optimizer(config_.train, parts_.parameters);
-  data_ = data::on_device(
-      data::rank_slice(data::prefetch(data::make_batch_source(config_), config_.train.batch_size),
-                       group_.rank(), group_.world_size()),
-      device_);
+  data_ = data::on_device(data::rank_slice(data::prefetch(data::make_batch_source(config_, device_),
+                                                          config_.train.batch_size),
+                                           group_.rank(), group_.world_size()),
+                          device_);
   hosts_ = gather_hosts(group_, host_name());
   group_.name_hosts(hosts_);
   amp_ = config_.train.amp && config_.train.dtype == protocol::Dtype::Float32;
@@ -211,7 +211,7 @@ void Trainer::check_same_step(const std::string& step_dir) {
 
 void Trainer::train_step(int64_t step) {
   trace::TraceSpan span("step");
-  trace::PhaseTimes phases;
+  trace::PhaseTimes phases(device_);
   trace::ActivePhaseTimes active(&phases);
   const auto start = Clock::now();
   choose_adaptive_r(step);
