@@ -45,9 +45,9 @@ double max_over_ranks(dist::ProcessGroup& group, const at::Device& device, doubl
 
 // Mean seconds of one collective on every rank after a synchronised start, warm-up first.
 // Every rank runs the same number of repeats (decided from the slowest warm-up). The mean, not
-// the median: loopback Gloo's all-to-all runs either at about 1.4 GB/s or at about 0.16 GB/s from
-// one call to the next (2 ranks on this VM, 0.5 to 64 MiB), and a step pays the mix; a median
-// took one mode or the other, and calibrations of the same machine disagreed 7x.
+// the median: loopback Gloo's all-to-all switches between two speeds from one call to the next,
+// and a step pays the mix; a median took one mode or the other (docs/BENCHMARKS.md, "Figures
+// the code's choices rest on").
 double time_collective(dist::ProcessGroup& group, const at::Device& device, bool quick,
                        const std::function<void()>& op) {
   auto once = [&] {

@@ -86,8 +86,8 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   const int threads = resolved_threads(config_, group_.local_world_size());
   at::set_num_threads(threads);
   // OpenBLAS keeps its own count (every core by default): n local ranks would each run their
-  // GEMMs on every core, n times more threads than cores (2 ranks on 2 cores: 474 ms a step of
-  // an lm run, 397 with one BLAS thread each).
+  // GEMMs on every core, n times more threads than cores (docs/BENCHMARKS.md, "Figures the
+  // code's choices rest on").
   runtime::set_blas_num_threads(threads);
   kernels::cpu_backend().set_threads(threads);
   // Every rank builds the whole model from the same seed, then keeps its own experts: the
