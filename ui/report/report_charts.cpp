@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include "base/plot_data/phase_bins.h"
 #include "widgets/curve_decimator.h"
@@ -18,7 +19,6 @@ namespace moe::ui {
 
 namespace {
 constexpr size_t kPhaseBins = 80;  // each phase is a bar per bin: the biggest chart in SVG
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The legend in a row under the axis rect, its entries side by side: a report cannot hover, and a
 // legend inside the plot hides data somewhere.
 void legendBelow(QCustomPlot* plot) {
@@ -41,8 +41,7 @@ void legendBelow(QCustomPlot* plot) {
   plot->plotLayout()->setRowStretchFactor(plot->plotLayout()->rowCount() - 1, 0.001);
 }
 
-}  // namespace
-
+// An empty plot, styled, with its legend at the top right.
 std::unique_ptr<QCustomPlot> newReportPlot(const QString& x_label, const QString& y_label) {
   auto plot = std::make_unique<QCustomPlot>();
   plot->setAttribute(Qt::WA_DontShowOnScreen);
@@ -58,6 +57,7 @@ std::unique_ptr<QCustomPlot> newReportPlot(const QString& x_label, const QString
   return plot;
 }
 
+// A curve of (x, y), decimated; NaN breaks the line. On the right axis when `right`.
 void addCurve(QCustomPlot* plot, const QString& name, const std::vector<double>& x,
               const std::vector<double>& y, const QColor& color, double width, bool right) {
   if (right) {
@@ -74,6 +74,7 @@ void addCurve(QCustomPlot* plot, const QString& name, const std::vector<double>&
   graph->data()->set(decimator.points(), true);
 }
 
+// Points joined by a dashed line (eval losses).
 void addMarkers(QCustomPlot* plot, const QString& name, const std::vector<double>& x,
                 const std::vector<double>& y, const QColor& color) {
   QCPGraph* graph = plot->addGraph();
@@ -87,6 +88,8 @@ void addMarkers(QCustomPlot* plot, const QString& name, const std::vector<double
   graph->data()->set(points, true);
 }
 
+// Fits the axes to the data (positive y from 0 when `from_zero`), shows the legend when more than
+// one thing is named, and lays the plot out at `size`.
 void finishPlot(QCustomPlot* plot, QSize size, bool from_zero) {
   int named = 0;
   for (int i = 0; i < plot->plottableCount(); ++i) {
@@ -105,7 +108,23 @@ void finishPlot(QCustomPlot* plot, QSize size, bool from_zero) {
   plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
-std::unique_ptr<QCustomPlot> loadHeatmapPlot(const LoadMatrix& matrix) {
+std::unique_ptr<QCustomPlot> curvePlot(const CurveChart& chart, QSize size) {
+  auto plot = newReportPlot(chart.x_label, chart.y_label);
+  for (const ChartSeries& s : chart.series) {
+    QColor colour = seriesColor(s.colour);
+    if (s.light) colour = colour.lighter(165);
+    if (s.style == ChartSeries::Style::kDashedMarkers) {
+      addMarkers(plot.get(), s.name, s.x, s.y, colour);
+    } else {
+      addCurve(plot.get(), s.name, s.x, s.y, colour, s.width, s.right);
+    }
+  }
+  if (!chart.y2_label.isEmpty()) plot->yAxis2->setLabel(chart.y2_label);
+  finishPlot(plot.get(), size, chart.from_zero);
+  return plot;
+}
+
+std::unique_ptr<QCustomPlot> loadHeatmapPlot(const LoadMatrix& matrix, QSize size) {
   auto plot = std::make_unique<QCustomPlot>();
   plot->setAttribute(Qt::WA_DontShowOnScreen);
   QCPColorMap* map = makeStepHeatmap(plot.get(), QObject::tr("expert"), QObject::tr("tokens"));
@@ -119,12 +138,12 @@ std::unique_ptr<QCustomPlot> loadHeatmapPlot(const LoadMatrix& matrix) {
     }
   }
   map->setDataRange(QCPRange(0, std::max(matrix.max_value, 1.0)));
-  plot->resize(kHeatmapChart);
+  plot->resize(size);
   plot->replot(QCustomPlot::rpImmediateRefresh);
   return plot;
 }
 
-std::unique_ptr<QCustomPlot> phaseStackPlot(const PhaseColumns& phases) {
+std::unique_ptr<QCustomPlot> phaseStackPlot(const PhaseColumns& phases, QSize size) {
   auto plot = newReportPlot(QObject::tr("step"), QObject::tr("ms per step"));
   const PhaseBins bins = binPhases(phases, kPhaseBins);
   const QVector<double> keys(bins.centre.begin(), bins.centre.end());
@@ -153,12 +172,12 @@ std::unique_ptr<QCustomPlot> phaseStackPlot(const PhaseColumns& phases) {
     plot->xAxis->setRange(bins.centre.front() - bins.width / 2,
                           bins.centre.back() + bins.width / 2);
   plot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
-  plot->resize(kWideChart);
+  plot->resize(size);
   plot->replot(QCustomPlot::rpImmediateRefresh);
   return plot;
 }
 
-std::unique_ptr<QCustomPlot> rankWaitsPlot(const RankColumns& ranks) {
+std::unique_ptr<QCustomPlot> rankWaitsPlot(const RankColumns& ranks, QSize size) {
   auto plot = newReportPlot(QObject::tr("rank"), QObject::tr("mean ms per step"));
   auto* group = new QCPBarsGroup(plot.get());
   group->setSpacing(2);
@@ -192,21 +211,29 @@ std::unique_ptr<QCustomPlot> rankWaitsPlot(const RankColumns& ranks) {
   plot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
   plot->legend->setVisible(true);
   legendBelow(plot.get());
-  plot->resize(kWideChart);
+  plot->resize(size);
   plot->replot(QCustomPlot::rpImmediateRefresh);
   return plot;
 }
 
-double finiteMean(const std::vector<double>& values) {
-  double sum = 0;
-  size_t n = 0;
-  for (double v : values) {
-    if (std::isfinite(v)) {
-      sum += v;
-      ++n;
-    }
-  }
-  return n ? sum / static_cast<double>(n) : kNaN;
+// std::visit's overload set.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+std::unique_ptr<QCustomPlot> drawReportChart(const ReportChart& chart) {
+  const QSize size = chart.size;
+  return std::visit(
+      Overloaded{[&](const CurveChart& c) { return curvePlot(c, size); },
+                 [&](const LoadHeatmapChart& c) { return loadHeatmapPlot(c.matrix, size); },
+                 [&](const PhaseStackChart& c) { return phaseStackPlot(c.phases, size); },
+                 [&](const RankWaitsChart& c) { return rankWaitsPlot(c.ranks, size); }},
+      chart.content);
 }
 
 }  // namespace moe::ui

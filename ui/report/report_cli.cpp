@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <functional>
 
+#include "base/report/comparison_report.h"
 #include "base/report/config_export.h"
 #include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
-#include "report/comparison_report.h"
 #include "report/report_export.h"
 
 namespace moe::ui {

@@ -3,12 +3,12 @@
 
 #include <QFileInfo>
 
+#include "base/report/comparison_report.h"
+#include "base/report/report_document.h"
+#include "base/report/run_report_document.h"
 #include "base/storage/whole_file.h"
-#include "report/comparison_report.h"
-#include "report/report_document.h"
 #include "report/report_html.h"
 #include "report/report_pdf.h"
-#include "report/run_report_document.h"
 
 namespace moe::ui {
 

@@ -6,7 +6,8 @@
 
 #include <qcustomplot.h>
 
-#include "report/report_document.h"
+#include "base/report/report_document.h"
+#include "report/report_charts.h"
 #include "widgets/plot_export.h"
 
 namespace moe::ui {
@@ -161,8 +162,8 @@ QByteArray reportHtml(const ReportDocument& doc) {
         break;
       case ReportBlock::Kind::kChart: {
         const ReportChart& chart = doc.charts[static_cast<size_t>(b.chart)];
-        out += "<figure>" +
-               chartSvg(chart.plot.get(), chart.size, QStringLiteral("c%1-").arg(b.chart));
+        out += "<figure>" + chartSvg(drawReportChart(chart).get(), chart.size,
+                                     QStringLiteral("c%1-").arg(b.chart));
         out += "<figcaption>" + htmlEscaped(b.text) + "</figcaption></figure>\n";
         break;
       }

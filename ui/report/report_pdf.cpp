@@ -7,7 +7,8 @@
 
 #include <algorithm>
 
-#include "report/report_document.h"
+#include "base/report/report_document.h"
+#include "report/report_charts.h"
 #include "report/report_html.h"
 #include "report/report_pdf_flow.h"
 
@@ -128,7 +129,7 @@ bool writeReportPdf(const ReportDocument& doc, const QString& path, QString* err
       flow.table(tableRows(b), static_cast<int>(b.table.rows.size()));
     } else if (b.kind == ReportBlock::Kind::kChart) {
       const ReportChart& chart = doc.charts[static_cast<size_t>(b.chart)];
-      flow.chart(chart.plot.get(), chart.size, captionHtml(b));
+      flow.chart(drawReportChart(chart).get(), chart.size, captionHtml(b));
     } else {
       flow.text(textHtml(b));
     }

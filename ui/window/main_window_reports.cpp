@@ -18,7 +18,7 @@
 #include "base/report/run_report.h"
 #include "base/storage/worker_task.h"
 #include "dashboard/run_dashboard.h"
-#include "report/comparison_report.h"
+#include "base/report/comparison_report.h"
 #include "report/report_export.h"
 #include "runs/compare_view.h"
 #include "window/main_window.h"

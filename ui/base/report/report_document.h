@@ -9,10 +9,9 @@
 #include <QString>
 #include <QStringList>
 
-#include <memory>
 #include <vector>
 
-class QCustomPlot;
+#include "base/report/report_chart.h"
 
 namespace moe::ui {
 
@@ -22,9 +21,9 @@ struct ReportTable {
   QList<int> numeric_columns;  // right-aligned
 };
 
-// A chart drawn offscreen; `size` is what it is laid out at (pixels at 96 dpi).
+// A chart as data (report_chart.h); `size` is what it is laid out at (pixels at 96 dpi).
 struct ReportChart {
-  std::unique_ptr<QCustomPlot> plot;
+  ChartContent content;
   QSize size;
 };
 
@@ -51,11 +50,6 @@ struct ReportDocument {
   std::vector<ReportBlock> blocks;
   std::vector<ReportChart> charts;
 
-  ReportDocument();
-  ~ReportDocument();
-  ReportDocument(ReportDocument&&) noexcept;
-  ReportDocument& operator=(ReportDocument&&) noexcept;
-
   void heading(const QString& text, const QString& id);
   void paragraph(const QString& text);
   void warning(const QString& text);
@@ -63,8 +57,8 @@ struct ReportDocument {
   void table(ReportTable table);
   void code(const QString& text);
   void link(const QString& text, const QString& href);
-  // Takes the plot; `caption` says what it shows.
-  void chart(std::unique_ptr<QCustomPlot> plot, QSize size, const QString& caption);
+  // `caption` says what the chart shows.
+  void chart(ChartContent content, QSize size, const QString& caption);
   // The headings, in order (the contents).
   std::vector<const ReportBlock*> headings() const;
 };

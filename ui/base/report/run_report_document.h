@@ -6,7 +6,7 @@
 
 #include <QStringList>
 
-#include "report/report_document.h"
+#include "base/report/report_document.h"
 
 namespace moe::ui {
 

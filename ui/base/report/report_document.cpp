@@ -1,14 +1,7 @@
 // ReportDocument's builders (report_document.h).
-#include "report/report_document.h"
-
-#include <qcustomplot.h>
+#include "base/report/report_document.h"
 
 namespace moe::ui {
-
-ReportDocument::ReportDocument() = default;
-ReportDocument::~ReportDocument() = default;
-ReportDocument::ReportDocument(ReportDocument&&) noexcept = default;
-ReportDocument& ReportDocument::operator=(ReportDocument&&) noexcept = default;
 
 void ReportDocument::heading(const QString& text, const QString& id) {
   ReportBlock b;
@@ -60,12 +53,12 @@ void ReportDocument::link(const QString& text, const QString& href) {
   blocks.push_back(std::move(b));
 }
 
-void ReportDocument::chart(std::unique_ptr<QCustomPlot> plot, QSize size, const QString& caption) {
+void ReportDocument::chart(ChartContent content, QSize size, const QString& caption) {
   ReportBlock b;
   b.kind = ReportBlock::Kind::kChart;
   b.text = caption;
   b.chart = static_cast<int>(charts.size());
-  charts.push_back({std::move(plot), size});
+  charts.push_back({std::move(content), size});
   blocks.push_back(std::move(b));
 }
 

@@ -1,5 +1,7 @@
 // The Summary section of a run's report (run_report_summary.h).
-#include "report/run_report_summary.h"
+#include "base/report/run_report_summary.h"
+
+#include <QObject>
 
 #include <QDateTime>
 #include <QDir>
@@ -7,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/report/report_document.h"
+#include "base/report/report_format.h"
 #include "base/report/run_report.h"
-#include "report/report_document.h"
-#include "report/report_format.h"
 
 namespace moe::ui {
 

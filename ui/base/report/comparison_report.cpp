@@ -1,16 +1,15 @@
 // The comparison report (comparison_report.h).
-#include "report/comparison_report.h"
+#include "base/report/comparison_report.h"
 
-#include <qcustomplot.h>
+#include <QObject>
 
 #include <cmath>
 #include <functional>
 
 #include "base/plot_data/smoothing.h"
+#include "base/report/report_chart.h"
+#include "base/report/report_format.h"
 #include "base/runs/config_diff.h"
-#include "report/report_charts.h"
-#include "report/report_format.h"
-#include "widgets/plot_style.h"
 
 namespace moe::ui {
 
@@ -25,15 +24,17 @@ double lastFinite(const std::vector<double>& values) {
   return NAN;
 }
 
-void overlay(
-    ReportDocument* doc, const std::vector<RunReport>& runs, const QString& y_label,
-    const QString& caption,
-    const std::function<void(QCustomPlot*, const RunReport&, const QString&, QColor)>& add) {
-  auto plot = newReportPlot(QObject::tr("step"), y_label);
-  for (size_t i = 0; i < runs.size(); ++i)
-    add(plot.get(), runs[i], comparisonLabel(runs[i], i), seriesColor(static_cast<int>(i)));
-  finishPlot(plot.get(), kWideChart);
-  doc->chart(std::move(plot), kWideChart, caption);
+// One series per run, in the runs' palette colours.
+void overlay(ReportDocument* doc, const std::vector<RunReport>& runs, const QString& y_label,
+             const QString& caption,
+             const std::function<ChartSeries(const RunReport&, const QString& name)>& series) {
+  CurveChart chart(QObject::tr("step"), y_label);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    ChartSeries s = series(runs[i], comparisonLabel(runs[i], i));
+    s.colour = static_cast<int>(i);
+    chart.add(std::move(s));
+  }
+  doc->chart(std::move(chart), kWideChart, caption);
 }
 
 double bestEvalLoss(const RunReport& r) {
@@ -74,31 +75,31 @@ void lossSection(ReportDocument* doc, const std::vector<RunReport>& runs) {
   overlay(doc, runs, QObject::tr("loss"),
           QObject::tr("Each run's training loss, smoothed (debiased moving average, weight %1).")
               .arg(kSmoothing),
-          [](QCustomPlot* plot, const RunReport& r, const QString& name, QColor colour) {
+          [](const RunReport& r, const QString& name) {
             const QVector<double> smooth =
                 smoothed(QVector<double>(r.steps.loss.begin(), r.steps.loss.end()), kSmoothing);
-            addCurve(plot, name, r.steps.step, std::vector<double>(smooth.begin(), smooth.end()),
-                     colour, 1.8);
+            return lineSeries(name, r.steps.step, std::vector<double>(smooth.begin(), smooth.end()),
+                              0, 1.8);
           });
   bool any_eval = false;
   for (const RunReport& r : runs) any_eval = any_eval || !r.evals.empty();
   if (!any_eval) return;
   overlay(doc, runs, QObject::tr("eval loss"), QObject::tr("Each run's held-out loss."),
-          [](QCustomPlot* plot, const RunReport& r, const QString& name, QColor colour) {
+          [](const RunReport& r, const QString& name) {
             std::vector<double> steps, losses;
             for (const auto& e : r.evals) {
               steps.push_back(static_cast<double>(e.step));
               losses.push_back(e.loss);
             }
-            addMarkers(plot, name, steps, losses, colour);
+            return markerSeries(name, steps, losses, 0);
           });
 }
 
 void throughputSection(ReportDocument* doc, const std::vector<RunReport>& runs) {
   doc->heading(QObject::tr("Throughput"), QStringLiteral("throughput"));
   overlay(doc, runs, QObject::tr("tokens/s"), QObject::tr("Each run's tokens per second."),
-          [](QCustomPlot* plot, const RunReport& r, const QString& name, QColor colour) {
-            addCurve(plot, name, r.steps.step, r.steps.tokens_per_s, colour, 1.4);
+          [](const RunReport& r, const QString& name) {
+            return lineSeries(name, r.steps.step, r.steps.tokens_per_s, 0, 1.4);
           });
 }
 

@@ -1,22 +1,21 @@
 // A RunReport as report sections (run_report_document.h).
-#include "report/run_report_document.h"
+#include "base/report/run_report_document.h"
+
+#include <QObject>
 
 #include <QDateTime>
 #include <QDir>
-
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "base/plot_data/smoothing.h"
+#include "base/report/report_chart.h"
+#include "base/report/report_format.h"
 #include "base/report/run_report.h"
+#include "base/report/run_report_summary.h"
 #include "base/run/run_files.h"
 #include "base/runs/config_diff.h"
-#include "report/report_charts.h"
-#include "report/report_format.h"
-#include "report/run_report_summary.h"
-#include "widgets/plot_style.h"
 
 namespace moe::ui {
 
@@ -31,23 +30,21 @@ QString text(const std::string& s) {
 
 void lossSection(ReportDocument* doc, const RunReport& r) {
   doc->heading(QObject::tr("Loss"), QStringLiteral("loss"));
-  auto plot = newReportPlot(QObject::tr("step"), QObject::tr("loss"));
+  CurveChart chart(QObject::tr("step"), QObject::tr("loss"));
   const QVector<double> raw(r.steps.loss.begin(), r.steps.loss.end());
   const QVector<double> smooth = smoothed(raw, kSmoothing);
-  addCurve(plot.get(), QObject::tr("loss"), r.steps.step, r.steps.loss, seriesColor(0).lighter(165),
-           1.0);
-  addCurve(plot.get(), QObject::tr("loss, smoothed"), r.steps.step,
-           std::vector<double>(smooth.begin(), smooth.end()), seriesColor(0), 2.0);
+  chart.add(lineSeries(QObject::tr("loss"), r.steps.step, r.steps.loss, 0, 1.0)).light = true;
+  chart.add(lineSeries(QObject::tr("loss, smoothed"), r.steps.step,
+                       std::vector<double>(smooth.begin(), smooth.end()), 0, 2.0));
   if (!r.evals.empty()) {
     std::vector<double> steps, losses;
     for (const auto& e : r.evals) {
       steps.push_back(static_cast<double>(e.step));
       losses.push_back(e.loss);
     }
-    addMarkers(plot.get(), QObject::tr("eval loss"), steps, losses, seriesColor(3));
+    chart.add(markerSeries(QObject::tr("eval loss"), steps, losses, 3));
   }
-  finishPlot(plot.get(), kWideChart);
-  doc->chart(std::move(plot), kWideChart,
+  doc->chart(std::move(chart), kWideChart,
              QObject::tr("Training loss per logged step (raw, and smoothed by a debiased moving "
                          "average of weight %1), and the held-out loss of each evaluation.")
                  .arg(kSmoothing));
@@ -55,14 +52,11 @@ void lossSection(ReportDocument* doc, const RunReport& r) {
 
 void throughputSection(ReportDocument* doc, const RunReport& r) {
   doc->heading(QObject::tr("Throughput"), QStringLiteral("throughput"));
-  auto plot = newReportPlot(QObject::tr("step"), QObject::tr("tokens/s"));
-  addCurve(plot.get(), QObject::tr("tokens/s"), r.steps.step, r.steps.tokens_per_s, seriesColor(2),
-           1.5);
-  addCurve(plot.get(), QObject::tr("step time (ms, right)"), r.steps.step, r.steps.step_ms,
-           seriesColor(1), 1.0, true);
-  plot->yAxis2->setLabel(QObject::tr("ms per step"));
-  finishPlot(plot.get(), kWideChart, true);
-  doc->chart(std::move(plot), kWideChart,
+  CurveChart chart(QObject::tr("step"), QObject::tr("tokens/s"), true, QObject::tr("ms per step"));
+  chart.add(lineSeries(QObject::tr("tokens/s"), r.steps.step, r.steps.tokens_per_s, 2, 1.5));
+  chart.add(lineSeries(QObject::tr("step time (ms, right)"), r.steps.step, r.steps.step_ms, 1, 1.0,
+                       true));
+  doc->chart(std::move(chart), kWideChart,
              QObject::tr("Tokens per second (left) and wall time per step (right) of each logged "
                          "step. Mean %1 tokens/s, median step %2 ms.")
                  .arg(reportNumber(finiteMean(r.steps.tokens_per_s)))
@@ -89,13 +83,12 @@ void balanceSection(ReportDocument* doc, const RunReport& r) {
        "Share of the routing choices dropped for lack of capacity."},
   };
   for (const auto& metric : kMetrics) {
-    auto plot = newReportPlot(QObject::tr("step"), QObject::tr(metric.label));
+    CurveChart chart(QObject::tr("step"), QObject::tr(metric.label), true);
     int colour = 0;
     for (const LayerColumns& layer : r.layers)
-      addCurve(plot.get(), QObject::tr("layer %1").arg(layer.layer), layer.step,
-               layer.*metric.column, seriesColor(colour++), 1.4);
-    finishPlot(plot.get(), QSize(kWideChart.width(), 220), true);
-    doc->chart(std::move(plot), QSize(kWideChart.width(), 220), QObject::tr(metric.caption));
+      chart.add(lineSeries(QObject::tr("layer %1").arg(layer.layer), layer.step,
+                           layer.*metric.column, colour++, 1.4));
+    doc->chart(std::move(chart), QSize(kWideChart.width(), 220), QObject::tr(metric.caption));
   }
   ReportTable table;
   table.header =
@@ -125,7 +118,7 @@ void expertLoadSection(ReportDocument* doc, const RunReport& r) {
     return;
   }
   for (const LoadMatrix& matrix : r.load) {
-    doc->chart(loadHeatmapPlot(matrix), kHeatmapChart,
+    doc->chart(LoadHeatmapChart{matrix}, kHeatmapChart,
                QObject::tr("Layer %1: tokens routed to each of its %2 experts over the steps "
                            "(consecutive steps averaged into %3 columns).")
                    .arg(matrix.layer)
@@ -140,7 +133,7 @@ void phasesSection(ReportDocument* doc, const RunReport& r) {
     doc->paragraph(QObject::tr("No phases events: telemetry.phases was off."));
     return;
   }
-  doc->chart(phaseStackPlot(r.phases), kWideChart,
+  doc->chart(PhaseStackChart{r.phases}, kWideChart,
              QObject::tr("Where a step's time goes, per phase, averaged over groups of steps."));
   ReportTable table;
   table.header =
@@ -194,16 +187,15 @@ void warningsSection(ReportDocument* doc, const RunReport& r) {
 
 void ranksSection(ReportDocument* doc, const RunReport& r) {
   doc->heading(QObject::tr("Ranks"), QStringLiteral("ranks"));
-  auto plot = newReportPlot(QObject::tr("step"), QObject::tr("ms per step"));
+  CurveChart steps(QObject::tr("step"), QObject::tr("ms per step"), true);
   int colour = 0;
   for (const RankSeries& rank : r.ranks.ranks) {
     QString name = QObject::tr("rank %1").arg(rank.rank);
     if (!rank.host.empty()) name += QStringLiteral(" (%1)").arg(text(rank.host));
-    addCurve(plot.get(), name, r.ranks.step, rank.step_ms, seriesColor(colour++), 1.4);
+    steps.add(lineSeries(name, r.ranks.step, rank.step_ms, colour++, 1.4));
   }
-  finishPlot(plot.get(), kWideChart, true);
-  doc->chart(std::move(plot), kWideChart, QObject::tr("Each rank's wall time per logged step."));
-  doc->chart(rankWaitsPlot(r.ranks), kWideChart,
+  doc->chart(std::move(steps), kWideChart, QObject::tr("Each rank's wall time per logged step."));
+  doc->chart(RankWaitsChart{r.ranks}, kWideChart,
              QObject::tr("Per rank, the mean milliseconds of a step spent computing and waiting in "
                          "the all-to-alls and the gradient all-reduce."));
   ReportTable table;

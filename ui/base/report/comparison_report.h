@@ -9,8 +9,8 @@
 
 #include <vector>
 
+#include "base/report/report_document.h"
 #include "base/report/run_report.h"
-#include "report/report_document.h"
 
 namespace moe::ui {
 

@@ -1,12 +1,14 @@
 // Report formatting (report_format.h).
-#include "report/report_format.h"
+#include "base/report/report_format.h"
+
+#include <QObject>
 
 #include <cmath>
 #include <vector>
 
 #include "base/report/command_exports.h"
+#include "base/report/report_document.h"
 #include "protocol/run_config.h"
-#include "report/report_document.h"
 
 namespace moe::ui {
 
