@@ -2,7 +2,7 @@
 # which include only each other, then the widgets library's, which may include the base half of
 # what they could include before the split, and their own base half.
 set(folders base/telemetry base/storage base/plot_data base/run base/remote base/targets
-  base/planner base/rules base/experiment base/runs base/report base/whatif base/profiler widgets
+  base/planner base/rules base/experiment base/runs base/report base/whatif base/profiler draw widgets
   targets planner experiment dashboard runs report whatif profiler window)
 set(allowed_base/telemetry "")
 set(allowed_base/storage "")
@@ -19,7 +19,8 @@ set(allowed_base/report base/experiment base/plot_data base/remote base/rules ba
   base/storage base/telemetry)
 set(allowed_base/whatif base/experiment base/plot_data base/run base/storage base/telemetry)
 set(allowed_base/profiler base/experiment base/plot_data base/run base/storage base/telemetry)
-set(allowed_widgets base/plot_data base/storage base/telemetry)
+set(allowed_draw base/plot_data base/report base/telemetry)
+set(allowed_widgets draw base/plot_data base/storage base/telemetry)
 set(allowed_targets widgets base/plot_data base/remote base/storage base/targets)
 set(allowed_planner widgets base/planner base/plot_data base/storage)
 set(allowed_experiment planner base/experiment base/planner base/storage)
@@ -27,7 +28,7 @@ set(allowed_dashboard widgets planner base/planner base/plot_data base/rules bas
   base/telemetry)
 set(allowed_runs widgets experiment dashboard base/experiment base/plot_data base/remote base/rules
   base/run base/runs base/storage base/telemetry)
-set(allowed_report widgets experiment dashboard runs base/experiment base/plot_data base/remote
+set(allowed_report draw base/experiment base/plot_data base/remote
   base/report base/rules base/run base/runs base/storage base/telemetry)
 set(allowed_whatif widgets experiment base/experiment base/plot_data base/run base/storage
   base/telemetry base/whatif)

@@ -1,6 +1,7 @@
 // The export commands (report_cli.h).
 #include "report/report_cli.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -22,23 +23,29 @@ const QStringList kCommands{QStringLiteral("--export-report"),
                             QStringLiteral("--export-comparison"), QStringLiteral("--export-csv"),
                             QStringLiteral("--export-config")};
 
+// Messages name the program that runs the command: moe-studio or moe-report.
+QString program() {
+  const QString name = QCoreApplication::applicationName();
+  return name.isEmpty() ? QStringLiteral("moe-studio") : name;
+}
+
 int fail(int status, const QString& message) {
-  std::fprintf(stderr, "moe-studio: %s\n", qPrintable(message));
+  std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(message));
   return status;
 }
 
 void progress(const QString& message) {
-  std::fprintf(stderr, "moe-studio: %s\n", qPrintable(message));
+  std::fprintf(stderr, "%s: %s\n", qPrintable(program()), qPrintable(message));
 }
 
-const char* const kUsage =
-    "usage: moe-studio --export-report RUN_DIR OUT.html|OUT.pdf\n"
-    "       moe-studio --export-comparison OUT.html|OUT.pdf RUN_DIR RUN_DIR...\n"
-    "       moe-studio --export-csv RUN_DIR OUT_DIR\n"
-    "       moe-studio --export-config RUN_DIR OUT.json";
-
 int usage(const QString& problem) {
-  return fail(kExitBadInput, problem + QLatin1Char('\n') + QLatin1String(kUsage));
+  const QString usage = QStringLiteral(
+                            "usage: %1 --export-report RUN_DIR OUT.html|OUT.pdf\n"
+                            "       %1 --export-comparison OUT.html|OUT.pdf RUN_DIR RUN_DIR...\n"
+                            "       %1 --export-csv RUN_DIR OUT_DIR\n"
+                            "       %1 --export-config RUN_DIR OUT.json")
+                            .arg(program());
+  return fail(kExitBadInput, problem + QLatin1Char('\n') + usage);
 }
 
 int exportReport(const QString& run_dir, const QString& out) {

@@ -1,10 +1,12 @@
-// moe-studio's export commands, run without a window (docs/REPORTS.md, "From the command line"):
+// The export commands of moe-studio and moe-report, run without a window (docs/REPORTS.md, "From
+// the command line"):
 //   moe-studio --export-report RUN_DIR OUT.html|OUT.pdf
 //   moe-studio --export-comparison OUT.html|OUT.pdf RUN_DIR RUN_DIR...
 //   moe-studio --export-csv RUN_DIR OUT_DIR
 //   moe-studio --export-config RUN_DIR OUT.json
 // Exit status 0 on success; 2 for bad input (a missing or malformed run directory, an unknown
-// suffix, wrong arguments), with "moe-studio: ..." on stderr; 1 when the output cannot be written.
+// suffix, wrong arguments), with "<program>: ..." on stderr (the application's name); 1 when the
+// output cannot be written.
 #pragma once
 
 #include <QStringList>
@@ -15,7 +17,7 @@ namespace moe::ui {
 // one of the options above.
 bool isExportCommand(const QStringList& arguments);
 
-// Runs it; needs a QApplication (the charts are widgets), never shows one. Returns the exit
+// Runs it; needs a QGuiApplication (fonts for the charts), never shows a window. Returns the exit
 // status.
 int runExportCommand(const QStringList& arguments);
 

@@ -4,11 +4,8 @@
 #include <QDateTime>
 #include <QRegularExpression>
 
-#include <qcustomplot.h>
-
 #include "base/report/report_document.h"
-#include "report/report_charts.h"
-#include "widgets/plot_export.h"
+#include "draw/chart_svg.h"
 
 namespace moe::ui {
 
@@ -100,8 +97,9 @@ QString htmlEscaped(const QString& text) {
   return out;
 }
 
-QString chartSvg(QCustomPlot* plot, QSize size, const QString& id_prefix) {
-  QString text = QString::fromUtf8(plotSvg(plot, size, QStringLiteral("chart")));
+// The chart's SVG as an element of the page.
+QString embeddedSvg(const ReportChart& chart, const QString& id_prefix) {
+  QString text = QString::fromUtf8(chartSvg(chart, QStringLiteral("chart")));
   const qsizetype root = text.indexOf(QLatin1String("<svg"));
   if (root < 0) return QString();
   text.remove(0, root);
@@ -162,8 +160,7 @@ QByteArray reportHtml(const ReportDocument& doc) {
         break;
       case ReportBlock::Kind::kChart: {
         const ReportChart& chart = doc.charts[static_cast<size_t>(b.chart)];
-        out += "<figure>" + chartSvg(drawReportChart(chart).get(), chart.size,
-                                     QStringLiteral("c%1-").arg(b.chart));
+        out += "<figure>" + embeddedSvg(chart, QStringLiteral("c%1-").arg(b.chart));
         out += "<figcaption>" + htmlEscaped(b.text) + "</figcaption></figure>\n";
         break;
       }

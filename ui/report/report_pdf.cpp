@@ -8,7 +8,6 @@
 #include <algorithm>
 
 #include "base/report/report_document.h"
-#include "report/report_charts.h"
 #include "report/report_html.h"
 #include "report/report_pdf_flow.h"
 
@@ -129,7 +128,7 @@ bool writeReportPdf(const ReportDocument& doc, const QString& path, QString* err
       flow.table(tableRows(b), static_cast<int>(b.table.rows.size()));
     } else if (b.kind == ReportBlock::Kind::kChart) {
       const ReportChart& chart = doc.charts[static_cast<size_t>(b.chart)];
-      flow.chart(drawReportChart(chart).get(), chart.size, captionHtml(b));
+      flow.chart(chart, captionHtml(b));
     } else {
       flow.text(textHtml(b));
     }

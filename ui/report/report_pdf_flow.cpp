@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "draw/chart_painter.h"
+
 namespace moe::ui {
 
 namespace {
@@ -39,8 +41,6 @@ std::unique_ptr<QTextDocument> laidOut(const QString& html, const QFont& font, Q
 
 PdfFlow::PdfFlow(QPdfWriter* writer, const QString& footer) : writer_(writer), footer_(footer) {
   painter_.begin(writer_);
-  painter_.setMode(QCPPainter::pmVectorized);
-  painter_.setMode(QCPPainter::pmNoCaching);
   const QRect paint = writer_->pageLayout().paintRectPixels(kDpi);
   width_ = paint.width();
   height_ = paint.height() - kFooter;
@@ -87,13 +87,13 @@ void PdfFlow::text(const QString& html, double keep_below) {
   y_ += kGap;
 }
 
-void PdfFlow::chart(QCustomPlot* plot, QSize size, const QString& caption_html) {
+void PdfFlow::chart(const ReportChart& chart, const QString& caption_html) {
   const int w = static_cast<int>(width_);
-  const int h = static_cast<int>(chartHeight(size));
-  room(chartBlockHeight(size, caption_html));
+  const int h = static_cast<int>(chartHeight(chart.size));
+  room(chartBlockHeight(chart.size, caption_html));
   painter_.save();
   painter_.translate(0, y_);
-  plot->toPainter(&painter_, w, h);
+  paintChart(painter_, chart.content, QSizeF(w, h));
   painter_.restore();
   y_ += h + 2;
   text(caption_html);

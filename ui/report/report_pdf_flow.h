@@ -9,7 +9,9 @@
 #include <QSize>
 #include <QString>
 
-#include <qcustomplot.h>
+#include <QPainter>
+
+#include "base/report/report_document.h"
 
 #include <functional>
 
@@ -37,7 +39,7 @@ class PdfFlow {
   // start. At most what a page has.
   void text(const QString& html, double keep_below = 0);
   // A chart and its caption, which stays with it.
-  void chart(QCustomPlot* plot, QSize size, const QString& caption_html);
+  void chart(const ReportChart& chart, const QString& caption_html);
   void table(const TableRows& rows_html, int rows);
   // Draws the last footer and closes the file.
   void finish();
@@ -52,7 +54,7 @@ class PdfFlow {
 
   QPdfWriter* writer_;
   QString footer_;
-  QCPPainter painter_;
+  QPainter painter_;
   QFont font_;
   double width_ = 0, height_ = 0, y_ = 0;
   int page_ = 1;

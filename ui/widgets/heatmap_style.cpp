@@ -3,20 +3,15 @@
 #include <QToolTip>
 #include <cmath>
 
+#include "draw/palette.h"
+
 namespace moe::ui {
 
 QCPColorGradient viridisGradient() {
   QCPColorGradient g;
   g.clearColorStops();
-  g.setColorStopAt(0.000, QColor(0x44, 0x01, 0x54));
-  g.setColorStopAt(0.125, QColor(0x48, 0x28, 0x78));
-  g.setColorStopAt(0.250, QColor(0x3e, 0x49, 0x89));
-  g.setColorStopAt(0.375, QColor(0x31, 0x68, 0x8e));
-  g.setColorStopAt(0.500, QColor(0x26, 0x82, 0x8e));
-  g.setColorStopAt(0.625, QColor(0x1f, 0x9e, 0x89));
-  g.setColorStopAt(0.750, QColor(0x35, 0xb7, 0x79));
-  g.setColorStopAt(0.875, QColor(0x6e, 0xce, 0x58));
-  g.setColorStopAt(1.000, QColor(0xfd, 0xe7, 0x25));
+  for (int i = 0; i < kViridisStops; ++i)
+    g.setColorStopAt(static_cast<double>(i) / (kViridisStops - 1), viridisStop(i));
   g.setColorInterpolation(QCPColorGradient::ciRGB);
   g.setNanHandling(QCPColorGradient::nhTransparent);
   return g;

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "base/telemetry/run_series.h"
+#include "draw/palette.h"
 #include "widgets/plot_style.h"
 #include "widgets/step_heatmap.h"
 
@@ -41,11 +42,7 @@ PhaseBreakdownPlot::PhaseBreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
 }
 
 QColor PhaseBreakdownPlot::phaseColor(const std::string& name) {
-  const size_t rank = phaseRank(name);
-  if (name == "other") return QColor(190, 190, 190);  // the rest: quiet grey
-  if (rank < protocol::kPhaseNames.size()) return seriesColor(static_cast<int>(rank));
-  // Names outside kPhaseNames: a lighter palette colour, stable per name.
-  return seriesColor(static_cast<int>(std::hash<std::string>{}(name) % 6)).lighter(140);
+  return moe::ui::phaseColor(name);
 }
 
 void PhaseBreakdownPlot::updateFrom(const RunSeries& series) {

@@ -2,8 +2,6 @@
 
 #include <qcustomplot.h>
 
-#include <array>
-
 namespace moe::ui {
 
 void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label) {
@@ -24,13 +22,6 @@ void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label
   plot->axisRect()->setMinimumMargins(QMargins(8, 6, 10, 4));
   plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot->setMinimumHeight(170);
-}
-
-QColor seriesColor(int index) {
-  static const std::array<QColor, 7> kPalette = {
-      QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(213, 94, 0),
-      QColor(204, 121, 167), QColor(86, 180, 233), QColor(120, 120, 120)};
-  return kPalette[static_cast<size_t>(index) % kPalette.size()];
 }
 
 }  // namespace moe::ui

@@ -4,13 +4,12 @@
 #include <QColor>
 #include <QString>
 
+#include "draw/palette.h"  // seriesColor
+
 class QCustomPlot;
 
 namespace moe::ui {
 
 void stylePlot(QCustomPlot* plot, const QString& x_label, const QString& y_label);
-
-// Series colours, in the order plots use them (colour-blind safe, Okabe–Ito).
-QColor seriesColor(int index);
 
 }  // namespace moe::ui

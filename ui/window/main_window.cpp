@@ -25,8 +25,8 @@
 #include "experiment/estimates_panel.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/experiment_file_actions.h"
-#include "report/command_export_dialog.h"
 #include "runs/runs_view.h"
+#include "window/command_export_dialog.h"
 #include "window/main_window_reports.h"
 
 namespace moe::ui {

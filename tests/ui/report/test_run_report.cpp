@@ -19,14 +19,14 @@
 #include <cmath>
 #include <variant>
 
+#include "base/report/comparison_report.h"
 #include "base/report/config_export.h"
 #include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
+#include "base/report/run_report_document.h"
 #include "protocol/telemetry_reader.h"
-#include "base/report/comparison_report.h"
 #include "report/report_export.h"
 #include "report/report_html.h"
-#include "base/report/run_report_document.h"
 #include "report_test_support.h"
 #include "window/main_window.h"
 #include "window/main_window_reports.h"
@@ -141,13 +141,14 @@ class TestRunReport : public QObject {
     return report;
   }
 
-  moe::test::ProcessResult studio(const QStringList& arguments) {
+  moe::test::ProcessResult studio(const QStringList& arguments,
+                                  const char* program = MOE_STUDIO_BIN) {
     // No display at all: the export must not need one.
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove("DISPLAY");
     env.remove("WAYLAND_DISPLAY");
     env.remove("QT_QPA_PLATFORM");
-    return moe::test::runProgram(MOE_STUDIO_BIN, arguments, kExportTimeoutMs, env);
+    return moe::test::runProgram(program, arguments, kExportTimeoutMs, env);
   }
 
  private slots:
@@ -595,6 +596,37 @@ class TestRunReport : public QObject {
       QVERIFY2(QFileInfo::exists(QDir(path("cli-csv")).filePath(name)), qPrintable(name));
     result = studio({"--export-config", run_dir_, path("cli-config.json")});
     QVERIFY2(result.exit_code == 0, qPrintable(result.output));
+  }
+
+  // moe-report: the same commands from a program built without Widgets.
+  void moeReportExportsWhatMoeStudioDoes() {
+    auto result = studio({"--export-report", run_dir_, path("mr.html")}, MOE_REPORT_BIN);
+    QVERIFY2(result.exit_code == 0, qPrintable(result.output));
+    QVERIFY(result.output.contains("moe-report: wrote"));
+    const QString html = readText(path("mr.html"));
+    QStringList ids;
+    int svgs = 0;
+    const QString problems = xmlProblems(html, &ids, &svgs);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
+    QCOMPARE(svgs, 1 + 1 + 3 + 2 + 1);
+    result = studio({"--export-report", run_dir_, path("mr.pdf")}, MOE_REPORT_BIN);
+    QVERIFY2(result.exit_code == 0, qPrintable(result.output));
+    QVERIFY(QFileInfo(path("mr.pdf")).size() > 10000);
+    result = studio({"--export-comparison", path("mr-compare.html"), run_dir_, ranks_dir_},
+                    MOE_REPORT_BIN);
+    QVERIFY2(result.exit_code == 0, qPrintable(result.output));
+    result = studio({"--export-csv", run_dir_, path("mr-csv")}, MOE_REPORT_BIN);
+    QVERIFY2(result.exit_code == 0, qPrintable(result.output));
+    for (const QString& name : metricsCsvFiles())
+      QVERIFY2(QFileInfo::exists(QDir(path("mr-csv")).filePath(name)), qPrintable(name));
+
+    result = studio({"--export-report", run_dir_}, MOE_REPORT_BIN);
+    QCOMPARE(result.exit_code, 2);
+    QVERIFY2(result.output.contains("usage: moe-report --export-report"),
+             qPrintable(result.output));
+    result = studio({"--report", run_dir_}, MOE_REPORT_BIN);
+    QCOMPARE(result.exit_code, 2);
+    QVERIFY2(result.output.contains("usage: moe-report"), qPrintable(result.output));
   }
 
   void exportCommandRejectsBadInput() {

@@ -13,7 +13,7 @@
 
 #include "base/remote/slurm_script.h"
 #include "base/report/command_exports.h"
-#include "report/command_export_dialog.h"
+#include "window/command_export_dialog.h"
 
 using moe::ui::ExportedCommand;
 using Kind = moe::ui::ExportedCommand::Kind;

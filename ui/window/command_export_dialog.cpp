@@ -1,4 +1,4 @@
-#include "report/command_export_dialog.h"
+#include "window/command_export_dialog.h"
 
 #include <algorithm>
 

@@ -1,0 +1,301 @@
+// Report charts on a QPainter (chart_painter.h).
+#include "draw/chart_painter.h"
+
+#include <QImage>
+#include <QObject>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <variant>
+
+#include "base/plot_data/phase_bins.h"
+#include "draw/chart_frame.h"
+#include "draw/palette.h"
+
+namespace moe::ui {
+
+namespace {
+
+constexpr size_t kPhaseBins = 80;  // each phase is a bar per bin: the biggest chart in SVG
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Range {
+  double lower = kInf, upper = -kInf;
+  void add(double v) {
+    if (!std::isfinite(v)) return;
+    lower = std::min(lower, v);
+    upper = std::max(upper, v);
+  }
+  bool empty() const { return lower > upper; }
+};
+
+// The report's padding: 6 % of the range on each side (none below a zero floor); a flat series
+// sits in the middle of a range widened by a tenth of its value or 1.
+FrameAxis padded(QString label, Range r, bool from_zero) {
+  if (r.empty()) r = {0, 1};
+  FrameAxis axis;
+  axis.label = std::move(label);
+  if (r.upper == r.lower) {  // a flat series: in the middle, whatever the floor
+    const double pad = std::max(1.0, std::fabs(r.upper) * 0.1);
+    axis.lower = r.lower - pad;
+    axis.upper = r.upper + pad;
+    return axis;
+  }
+  if (from_zero && r.lower > 0) r.lower = 0;
+  const double pad = (r.upper - r.lower) * 0.06;
+  axis.lower = r.lower - (from_zero && r.lower == 0 ? 0 : pad);
+  axis.upper = r.upper + pad;
+  return axis;
+}
+
+// One polyline per run of finite points, at most four points (first, last, lowest, highest)
+// per pixel column: a long run draws the same line with a few thousand points.
+QPainterPath curvePath(const ChartFrame& f, const std::vector<double>& xs,
+                       const std::vector<double>& ys, bool right) {
+  QPainterPath path;
+  bool open = false;
+  long column = std::numeric_limits<long>::min();
+  QPointF first, last, low, high;
+  auto flush = [&] {
+    if (column == std::numeric_limits<long>::min()) return;
+    QPointF pts[4] = {first, low, high, last};
+    if (low.x() > high.x()) std::swap(pts[1], pts[2]);
+    for (const QPointF& p : pts) {
+      if (!open) {
+        path.moveTo(p);
+        open = true;
+      } else {
+        path.lineTo(p);
+      }
+    }
+    column = std::numeric_limits<long>::min();
+  };
+  const size_t n = std::min(xs.size(), ys.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) {  // a gap
+      flush();
+      open = false;
+      continue;
+    }
+    const QPointF p(f.mapX(xs[i]), f.mapY(ys[i], right));
+    const long c = std::lround(std::floor(p.x()));
+    if (c != column) {
+      flush();
+      column = c;
+      first = last = low = high = p;
+      continue;
+    }
+    last = p;
+    if (p.y() > low.y()) low = p;  // screen y grows down: "low" is the lowest value
+    if (p.y() < high.y()) high = p;
+  }
+  flush();
+  return path;
+}
+
+void paintCurves(QPainter& p, const CurveChart& c, QSizeF size) {
+  Range x, y, y2;
+  bool any_right = false;
+  int named = 0;
+  std::vector<LegendEntry> legend;
+  for (const ChartSeries& s : c.series) {
+    const size_t n = std::min(s.x.size(), s.y.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      x.add(s.x[i]);
+      (s.right ? y2 : y).add(s.y[i]);
+    }
+    any_right = any_right || s.right;
+    if (!s.name.isEmpty()) ++named;
+  }
+  const auto colour = [](const ChartSeries& s) {
+    return s.light ? seriesColor(s.colour).lighter(165) : seriesColor(s.colour);
+  };
+  if (named > 1) {
+    for (const ChartSeries& s : c.series) {
+      if (s.name.isEmpty()) continue;
+      legend.push_back({s.name, colour(s),
+                        s.style == ChartSeries::Style::kDashedMarkers
+                            ? LegendEntry::Swatch::kDashedMarker
+                            : LegendEntry::Swatch::kLine,
+                        s.width});
+    }
+  }
+  FrameAxis x_axis = padded(c.x_label, x, false);
+  if (x.empty())
+    x_axis.lower = 0, x_axis.upper = 1;
+  else
+    x_axis.lower = x.lower, x_axis.upper = x.upper > x.lower ? x.upper : x.lower + 1;
+  const FrameAxis y_axis = padded(c.y_label, y, c.from_zero);
+  const FrameAxis y2_axis = padded(c.y2_label, y2, c.from_zero);
+  ChartFrame f(p, size, x_axis, y_axis, any_right ? &y2_axis : nullptr, std::move(legend));
+  f.drawBackground();
+  p.save();
+  p.setClipRect(f.plotRect());
+  p.setRenderHint(QPainter::Antialiasing, true);
+  for (const ChartSeries& s : c.series) {
+    const QColor col = colour(s);
+    if (s.style == ChartSeries::Style::kDashedMarkers) {
+      p.setPen(QPen(col, 1.2, Qt::DashLine));
+      p.drawPath(curvePath(f, s.x, s.y, s.right));
+      p.setPen(QPen(col, 1.2));
+      p.setBrush(Qt::white);
+      const size_t n = std::min(s.x.size(), s.y.size());
+      for (size_t i = 0; i < n; ++i) {
+        if (std::isfinite(s.x[i]) && std::isfinite(s.y[i]))
+          p.drawEllipse(QPointF(f.mapX(s.x[i]), f.mapY(s.y[i], s.right)), 3, 3);
+      }
+      p.setBrush(Qt::NoBrush);
+    } else {
+      p.setPen(QPen(col, s.width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+      p.drawPath(curvePath(f, s.x, s.y, s.right));
+    }
+  }
+  p.restore();
+  f.drawAxes();
+}
+
+void paintHeatmap(QPainter& p, const LoadMatrix& m, QSizeF size) {
+  const QString scale_label = QObject::tr("tokens");
+  FrameAxis x{QObject::tr("step"), 0, 1, false};
+  FrameAxis y{QObject::tr("expert"), -0.5, std::max<double>(0.5, m.experts - 0.5), true};
+  if (m.bins > 0) x.lower = m.first_step.front() - 0.5, x.upper = m.last_step.back() + 0.5;
+  // The colour scale: a bar, its tick labels and its title.
+  constexpr double kBar = 12;
+  const double scale_room = 10 + kBar + 60;
+  ChartFrame f(p, size, x, y, nullptr, {}, scale_room);
+  f.drawBackground();
+  const double top = std::max(m.max_value, 1.0);
+  // The cells as an image of one pixel per cell, scaled without smoothing: an SVG holds it as
+  // one embedded PNG, not thousands of rectangles.
+  if (m.bins > 0 && m.experts > 0) {
+    QImage cells(static_cast<int>(m.bins), static_cast<int>(m.experts), QImage::Format_ARGB32);
+    for (size_t b = 0; b < m.bins; ++b) {
+      for (size_t e = 0; e < m.experts; ++e) {
+        // Row 0 of the image is the top: the highest expert.
+        cells.setPixelColor(static_cast<int>(b), static_cast<int>(m.experts - 1 - e),
+                            viridisColor(m.at(b, e) / top));
+      }
+    }
+    p.save();
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(QRectF(QPointF(f.mapX(x.lower), f.mapY(y.upper)),
+                       QPointF(f.mapX(x.upper), f.mapY(y.lower))),
+                cells);
+    p.restore();
+  }
+  // The scale: one band per pixel row, bottom (0) to top (the largest value).
+  const QRectF plot = f.plotRect();
+  const double bar_x = plot.right() + 10;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  QLinearGradient gradient(QPointF(0, plot.bottom()), QPointF(0, plot.top()));
+  for (int i = 0; i < kViridisStops; ++i)
+    gradient.setColorAt(static_cast<double>(i) / (kViridisStops - 1), viridisStop(i));
+  p.fillRect(QRectF(bar_x, plot.top(), kBar, plot.height()), gradient);
+  p.restore();
+  f.drawSideAxis(bar_x + kBar, 0, top, scale_label);
+  f.drawAxes();
+}
+
+void paintPhaseStack(QPainter& p, const PhaseColumns& phases, QSizeF size) {
+  const PhaseBins bins = binPhases(phases, kPhaseBins);
+  double top = 0;
+  for (size_t b = 0; b < bins.size(); ++b) top = std::max(top, bins.totalMs(b));
+  FrameAxis x{QObject::tr("step"), 0, 1, false};
+  if (bins.size() > 0) {
+    x.lower = bins.centre.front() - bins.width / 2;
+    x.upper = bins.centre.back() + bins.width / 2;
+  }
+  const FrameAxis y{QObject::tr("ms per step"), 0, top > 0 ? top * 1.08 : 1, false};
+  // The legend reads top-down like the stack: the last phase first.
+  std::vector<LegendEntry> legend;
+  for (auto it = bins.names.rbegin(); it != bins.names.rend(); ++it)
+    legend.push_back({QString::fromStdString(*it), phaseColor(*it), LegendEntry::Swatch::kBox, 1});
+  ChartFrame f(p, size, x, y, nullptr, std::move(legend));
+  f.drawBackground();
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setClipRect(f.plotRect());
+  for (size_t b = 0; b < bins.size(); ++b) {
+    const double x0 = f.mapX(bins.centre[b] - bins.width / 2);
+    const double x1 = f.mapX(bins.centre[b] + bins.width / 2);
+    double below = 0;
+    for (size_t ph = 0; ph < bins.names.size(); ++ph) {
+      const double ms = bins.mean_ms[ph][b];
+      if (!(ms > 0)) continue;
+      p.fillRect(QRectF(QPointF(x0, f.mapY(below + ms)), QPointF(x1, f.mapY(below))),
+                 phaseColor(bins.names[ph]));
+      below += ms;
+    }
+  }
+  p.restore();
+  f.drawAxes();
+}
+
+void paintRankWaits(QPainter& p, const RankColumns& ranks, QSizeF size) {
+  const struct {
+    const char* name;
+    std::vector<double> RankSeries::*column;
+  } kFigures[] = {{"compute", &RankSeries::compute_ms},
+                  {"all-to-all wait", &RankSeries::a2a_ms},
+                  {"all-reduce wait", &RankSeries::allreduce_ms}};
+  double top = 0;
+  std::vector<LegendEntry> legend;
+  int colour = 0;
+  for (const auto& figure : kFigures) {
+    legend.push_back(
+        {QObject::tr(figure.name), seriesColor(colour++), LegendEntry::Swatch::kBox, 1});
+    for (const RankSeries& r : ranks.ranks) {
+      const double mean = finiteMean(r.*figure.column);
+      if (std::isfinite(mean)) top = std::max(top, mean);
+    }
+  }
+  const double last = ranks.ranks.empty() ? 0 : static_cast<double>(ranks.ranks.back().rank);
+  const FrameAxis x{QObject::tr("rank"), -0.6, last + 0.6, true};
+  const FrameAxis y{QObject::tr("mean ms per step"), 0, top > 0 ? top * 1.08 : 1, false};
+  ChartFrame f(p, size, x, y, nullptr, std::move(legend));
+  f.drawBackground();
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setClipRect(f.plotRect());
+  constexpr double kWidth = 0.25, kSpacing = 2;  // a bar in ranks; pixels between a rank's bars
+  const double bar = f.mapX(kWidth) - f.mapX(0);
+  colour = 0;
+  for (size_t i = 0; i < std::size(kFigures); ++i) {
+    const QColor c = seriesColor(colour++);
+    for (const RankSeries& r : ranks.ranks) {
+      const double mean = finiteMean(r.*kFigures[i].column);
+      if (!(mean > 0)) continue;
+      const double group = 3 * bar + 2 * kSpacing;
+      const double x0 = f.mapX(static_cast<double>(r.rank)) - group / 2 + i * (bar + kSpacing);
+      p.fillRect(QRectF(QPointF(x0, f.mapY(mean)), QPointF(x0 + bar, f.mapY(0))), c);
+    }
+  }
+  p.restore();
+  f.drawAxes();
+}
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+void paintChart(QPainter& painter, const ChartContent& chart, QSizeF size) {
+  painter.save();
+  std::visit(Overloaded{[&](const CurveChart& c) { paintCurves(painter, c, size); },
+                        [&](const LoadHeatmapChart& c) { paintHeatmap(painter, c.matrix, size); },
+                        [&](const PhaseStackChart& c) { paintPhaseStack(painter, c.phases, size); },
+                        [&](const RankWaitsChart& c) { paintRankWaits(painter, c.ranks, size); }},
+             chart);
+  painter.restore();
+}
+
+}  // namespace moe::ui
