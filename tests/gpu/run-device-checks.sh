@@ -11,7 +11,8 @@
 #   3. kernel_tests_cuda: the kernel suite on cpu, the host emulation and cuda (all must pass);
 #   4. gpu_kernels_bench: dispatch/combine GB/s against a device-to-device copy;
 #   5. moe-train bench on E=8 k=2 M=4096 H=14336 N=16384 bfloat16 (CUDA engine builds only);
-#   6. a 50-step helloworld run on cuda: median step time; a resumed run on cuda: same losses;
+#   6. a 50-step helloworld run on cuda: median step time; tiny-lm under bfloat16 autocast and in
+#      float16: finite losses; a resumed run on cuda: same losses;
 #   7. the same run on 2 ranks over NCCL, when 2 GPUs are present.
 # A failed step is reported and the script goes on. It prints a table (step, status, seconds,
 # result) and writes it to OUT_FILE, followed by the benchmark tables and the tail of the log of
@@ -362,6 +363,50 @@ elif built $moe_train; then
 else
   record helloworld_cuda SKIP 0 "moe-train not built"
 fi
+
+# Mixed precision on the GPU: bfloat16 autocast (train.amp) and float16 with dynamic loss
+# scaling, 40 steps of the tiny-lm model each (attention, embeddings, two MoE layers; synthetic
+# Markov text): both must finish with finite losses.
+loss_trend() {
+  "$PYTHON" -c '
+import json, math, statistics, sys
+steps = []
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if isinstance(e, dict) and e.get("type") == "step":
+        steps.append(e)
+if not steps or not all(math.isfinite(e["loss"]) for e in steps):
+    print("no finite losses"); sys.exit(1)
+print("loss %.3f -> %.3f over %d steps, median step %.2f ms" % (steps[0]["loss"],
+    steps[-1]["loss"], len(steps), statistics.median([e["step_ms"] for e in steps[5:] or steps])))
+' "$1" 2>&1
+}
+for precision in amp float16; do
+  if [ "$engine_cuda" != ON ] || ! built $moe_train; then
+    record "${precision}_cuda" SKIP 0 "no CUDA moe-train"
+    continue
+  fi
+  if [ "$precision" = amp ]; then
+    precision_args=(--set train.amp=true)
+  else
+    precision_args=(--set train.dtype=float16)
+  fi
+  run_step "${precision}_cuda" 90 "$BUILD_DIR/$moe_train" run \
+    --config "$ROOT/resources/presets/tiny-lm.json" --set train.device=cuda \
+    --set train.steps=40 --set train.eval_every=0 --set data.kind=synthetic \
+    "${precision_args[@]}" --run-dir "$BUILD_DIR/runs/tiny-lm-$precision"
+  if [ "$STEP_RC" -ne 0 ]; then
+    record "${precision}_cuda" FAIL "$STEP_S" "$(why "$STEP_RC"); $(grep -v '^{' \
+      "$LOGS/${precision}_cuda.log" | tail -1)"
+  elif result=$(loss_trend "$LOGS/${precision}_cuda.log"); then
+    record "${precision}_cuda" PASS "$STEP_S" "$result"
+  else
+    record "${precision}_cuda" FAIL "$STEP_S" "$result"
+  fi
+done
 
 # Resume on the GPU: 20 steps with gate noise (the CUDA generator), checkpoints at 10 and 20; the
 # step-20 checkpoint removed, --resume runs 11-20 again and must give the same losses.

@@ -23,7 +23,8 @@ at::Tensor CausalSelfAttentionImpl::forward(const at::Tensor& x) {
   auto qkv = qkv_->forward(x).view({b, t, 3, heads_, head_dim}).permute({2, 0, 3, 1, 4});
   auto q = qkv[0], k = qkv[1], v = qkv[2];
   auto scores = at::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(head_dim)));
-  auto future = torch::ones({t, t}, torch::dtype(torch::kBool)).triu(1);
+  // On the scores' device: a host mask fails on a GPU.
+  auto future = torch::ones({t, t}, torch::dtype(torch::kBool).device(scores.device())).triu(1);
   scores = scores.masked_fill(future, -std::numeric_limits<double>::infinity());
   // Softmax in float32 at least: bfloat16 rows of up to seq_len scores lose too much.
   const auto dtype = x.scalar_type();
