@@ -5,23 +5,21 @@
 #pragma once
 
 #include <QByteArray>
-#include <QSize>
 #include <QString>
-
-class QCustomPlot;
 
 namespace moe::ui {
 
+struct ReportChart;
 struct ReportDocument;
 
 // & < > " ' as entities: safe in element text and in quoted attributes.
 QString htmlEscaped(const QString& text);
 
 // The chart as an <svg> element (no XML declaration) whose ids are prefixed with `id_prefix`, so
-// several charts can share a page. GUI thread.
-QString chartSvg(QCustomPlot* plot, QSize size, const QString& id_prefix);
+// several charts can share a page.
+QString embeddedSvg(const ReportChart& chart, const QString& id_prefix);
 
-// The whole HTML file, UTF-8. GUI thread (it draws the charts).
+// The whole HTML file, UTF-8 (it draws the charts: a QGuiApplication must exist).
 QByteArray reportHtml(const ReportDocument& document);
 
 }  // namespace moe::ui

@@ -10,29 +10,19 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
-#include <memory>
 #include <vector>
 
+#include "base/report/comparison_report.h"
 #include "base/report/config_export.h"
 #include "base/report/metrics_csv.h"
 #include "base/report/run_report.h"
 #include "base/storage/worker_task.h"
 #include "dashboard/run_dashboard.h"
-#include "base/report/comparison_report.h"
 #include "report/report_export.h"
 #include "runs/compare_view.h"
 #include "window/main_window.h"
 
 namespace moe::ui {
-
-namespace {
-
-struct LoadedRuns {
-  std::vector<RunReport> runs;
-  QString error;
-};
-
-}  // namespace
 
 ReportActions::ReportActions(MainWindow* window, QMenu* file) : QObject(window), window_(window) {
   report_ = file->addAction(tr("Export &Report…"), this, &ReportActions::chooseReport);
@@ -108,25 +98,22 @@ void ReportActions::exportReportTo(const QString& path) {
   busy_ = true;
   updateActions();
   window_->statusBar()->showMessage(
-      tr("Reading %n run(s) for the report…", nullptr, static_cast<int>(dirs.size())));
+      tr("Reading %n run(s) and writing %1…", nullptr, static_cast<int>(dirs.size()))
+          .arg(QDir::toNativeSeparators(path)));
+  // Reading, drawing the charts (QPainter, no widget) and writing all happen on the worker.
   runOnWorker(
       this,
-      [dirs] {
-        auto loaded = std::make_shared<LoadedRuns>();
-        loadRunReports(dirs, &loaded->runs, &loaded->error);
-        return loaded;
+      [dirs, path] {
+        std::vector<RunReport> runs;
+        QString error;
+        if (!loadRunReports(dirs, &runs, &error)) return error;
+        if (dirs.size() == 1)
+          writeRunReport(runs.front(), path, &error);
+        else
+          writeComparisonReport(runs, path, &error);
+        return error;
       },
-      [this, path, dirs](const std::shared_ptr<LoadedRuns>& loaded) {
-        QString error = loaded->error;
-        if (error.isEmpty()) {
-          window_->statusBar()->showMessage(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
-          if (dirs.size() == 1)
-            writeRunReport(loaded->runs.front(), path, &error);
-          else
-            writeComparisonReport(loaded->runs, path, &error);
-        }
-        finish(path, error);
-      });
+      [this, path](const QString& error) { finish(path, error); });
 }
 
 void ReportActions::exportCsvTo(const QString& directory) {

@@ -1,7 +1,7 @@
 // The comparison report of several runs (docs/REPORTS.md): a table of the runs, their loss,
 // eval loss and throughput overlaid on one chart each, and the config keys that differ between
-// them (runs/config_diff.h). The runs are read with loadRunReport, off the GUI thread; the
-// document is made on it.
+// them (runs/config_diff.h). The runs are read with loadRunReport; reading and the document
+// need no GUI thread.
 #pragma once
 
 #include <QString>

@@ -1,7 +1,7 @@
 // The sections of a run's report (docs/REPORTS.md): summary, loss, throughput, load balance, expert
 // load, phases, routing warnings, ranks (multi-process runs), log problems, checkpoints, config,
 // command lines, trace. Section anchors are stable (`#summary`, `#loss`, ...) so links and tests
-// can name them. GUI thread: the charts are QCustomPlots.
+// can name them. Any thread: the charts are data (report_chart.h).
 #pragma once
 
 #include <QStringList>
