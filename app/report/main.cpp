@@ -7,8 +7,6 @@
 // The same commands as `moe-studio --export-*` (ui/report/report_cli.h), built without Widgets.
 #include <QGuiApplication>
 
-#include <cstdio>
-
 #include "report/report_cli.h"
 
 int main(int argc, char** argv) {
@@ -19,13 +17,6 @@ int main(int argc, char** argv) {
   QGuiApplication app(argc, argv);
   QGuiApplication::setOrganizationName("MoE Studio");
   QGuiApplication::setApplicationName("moe-report");
-  if (!moe::ui::isExportCommand(arguments)) {
-    std::fprintf(stderr,
-                 "usage: moe-report --export-report RUN_DIR OUT.html|OUT.pdf\n"
-                 "       moe-report --export-comparison OUT.html|OUT.pdf RUN_DIR RUN_DIR...\n"
-                 "       moe-report --export-csv RUN_DIR OUT_DIR\n"
-                 "       moe-report --export-config RUN_DIR OUT.json\n");
-    return 2;
-  }
+  // Anything but an export command gets the usage, naming this program, and exit status 2.
   return moe::ui::runExportCommand(arguments);
 }

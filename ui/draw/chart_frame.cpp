@@ -58,22 +58,20 @@ ChartFrame::ChartFrame(QPainter& painter, QSizeF size, FrameAxis x, FrameAxis y,
   const double bottom = kGap + line_h_ + kGap + (x_.label.isEmpty() ? 0 : line_h_ + 2) + legend_h;
   for (int pass = 0; pass < 2; ++pass) {
     const double height = std::max(20.0, size_.height() - top - bottom);
-    yt_ = ticksFor(y_, height);
+    yt_ = ticksFor(y_, height, false);
     left = kGap + (y_.label.isEmpty() ? 0 : line_h_ + kGap) + labelWidth(yt_) + kGap;
     if (has_y2_) {
-      y2t_ = ticksFor(y2_, height);
+      y2t_ = ticksFor(y2_, height, false);
       right = kGap + labelWidth(y2t_) + kGap + (y2_.label.isEmpty() ? 0 : line_h_ + kGap);
     }
   }
   plot_ = QRectF(left, top, std::max(20.0, size_.width() - left - right - right_room),
                  std::max(20.0, size_.height() - top - bottom));
-  xt_ = ticksFor(x_, plot_.width());
+  xt_ = ticksFor(x_, plot_.width(), true);
 }
 
-ChartFrame::Ticks ChartFrame::ticksFor(const FrameAxis& axis, double length) const {
+ChartFrame::Ticks ChartFrame::ticksFor(const FrameAxis& axis, double length, bool across) const {
   Ticks t;
-  // About one tick per 80 pixels across, per 30 up; never fewer than 3.
-  const bool across = &axis == &x_;
   const int target = std::max(3, static_cast<int>(length / (across ? 80.0 : 30.0)));
   t.at = niceTicks(axis.lower, axis.upper, target, axis.integers);
   t.step = t.at.size() > 1 ? t.at[1] - t.at[0] : 1;

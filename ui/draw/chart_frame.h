@@ -56,7 +56,8 @@ class ChartFrame {
     std::vector<double> at;
     double step = 1;
   };
-  Ticks ticksFor(const FrameAxis& axis, double length) const;
+  // About one tick per 80 pixels `across` (x), per 30 up; never fewer than 3.
+  Ticks ticksFor(const FrameAxis& axis, double length, bool across) const;
   double labelWidth(const Ticks& ticks) const;
 
   QPainter& painter_;

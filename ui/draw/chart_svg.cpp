@@ -23,10 +23,12 @@ QByteArray chartSvg(const ReportChart& chart, const QString& title) {
   if (!painter.begin(&svg)) return {};
   paintChart(painter, chart.content, QSizeF(chart.size));
   painter.end();
-  // Qt names the family it resolved, often fontconfig's "Sans Serif", which no browser knows:
-  // without fallbacks they draw the labels in a serif face.
+  return withFontFallbacks(buffer.data());
+}
+
+QByteArray withFontFallbacks(const QByteArray& svg) {
   static const QRegularExpression kFamily(QStringLiteral(R"re(font-family="([^"]*)")re"));
-  QString text = QString::fromUtf8(buffer.data());
+  QString text = QString::fromUtf8(svg);
   text.replace(kFamily, QStringLiteral(R"(font-family="\1, DejaVu Sans, Arial, sans-serif")"));
   return text.toUtf8();
 }

@@ -115,7 +115,8 @@ int runExportCommand(const QStringList& arguments) {
     return exportFiles(rest[0],
                        [&](QString* error) { return exportRunConfig(rest[0], rest[1], error); });
   }
-  return usage(command + QStringLiteral(": not an export command"));
+  return usage(command.isEmpty() ? QStringLiteral("no command")
+                                 : command + QStringLiteral(": not an export command"));
 }
 
 }  // namespace moe::ui

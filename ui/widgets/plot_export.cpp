@@ -3,12 +3,12 @@
 
 #include <QBuffer>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <qcustomplot.h>
 
 #include "base/storage/whole_file.h"
+#include "draw/chart_svg.h"
 
 namespace moe::ui {
 
@@ -49,12 +49,7 @@ QByteArray plotSvg(QCustomPlot* plot, QSize size, const QString& title) {
   painter.setMode(QCPPainter::pmNoCaching);
   plot->toPainter(&painter, size.width(), size.height());
   painter.end();
-  // Qt names the family it resolved, often fontconfig's "Sans Serif", which no browser knows:
-  // without fallbacks they draw the labels in a serif face.
-  static const QRegularExpression kFamily(QStringLiteral(R"re(font-family="([^"]*)")re"));
-  QString text = QString::fromUtf8(buffer.data());
-  text.replace(kFamily, QStringLiteral(R"(font-family="\1, DejaVu Sans, Arial, sans-serif")"));
-  return text.toUtf8();
+  return withFontFallbacks(buffer.data());
 }
 
 bool plotFormatForPath(const QString& path, PlotFormat* format) {
