@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "moe_kernels/capacity.h"
+#include "protocol/decoder_layout.h"
 #include "protocol/expert_flops.h"
 
 namespace moe::plan {
@@ -37,17 +38,79 @@ double gate_parameters(const RunConfig& c) {
   return e * m;  // wg, no bias
 }
 
+bool is_decoder(const RunConfig& c) {
+  return c.model.kind == protocol::ModelKind::Decoder;
+}
+
+// The decoder's attention widths (core/engine/model/decoder_attention.cpp): q_proj's output
+// heads x head_dim, k_proj's and v_proj's kv_heads x head_dim.
+struct AttentionWidths {
+  double head_dim, q, kv;
+};
+
+AttentionWidths attention_widths(const RunConfig& c) {
+  const double hd = double(protocol::attention_head_dim(c.model));
+  return {hd, double(c.model.heads) * hd, double(protocol::attention_kv_heads(c.model)) * hd};
+}
+
+// q/k/v/o projections, q/k/v biases with qkv_bias, the RMSNorms on queries and keys.
+double decoder_attention_parameters(const RunConfig& c) {
+  const double m = double(c.model.dim);
+  const AttentionWidths a = attention_widths(c);
+  double p = m * a.q + 2 * m * a.kv + a.q * m;
+  if (c.model.qkv_bias) p += a.q + 2 * a.kv;
+  if (c.model.qk_norm == protocol::QkNorm::Head) p += 2 * a.head_dim;
+  if (c.model.qk_norm == protocol::QkNorm::Full) p += a.q + a.kv;
+  return p;
+}
+
+// Blocks whose FFN is not an MoE layer (helloworld has none).
+double dense_block_count(const RunConfig& c) {
+  if (c.model.kind == protocol::ModelKind::HelloWorld) return 0;
+  return double(c.model.layers - moe_layer_count(c));
+}
+
 }  // namespace
 
 double expert_parameters(const RunConfig& c) {
   const double m = double(c.model.dim), e = double(c.moe.experts), h = double(c.moe.hidden);
-  return 2 * e * h * m + (c.moe.fc1_bias ? e * h : 0) + (c.moe.fc2_bias ? e * m : 0);
+  const double gemms = double(expert_ffn_gemms(c)), inputs = double(expert_input_gemms(c));
+  return gemms * e * h * m + (c.moe.fc1_bias ? inputs * e * h : 0) + (c.moe.fc2_bias ? e * m : 0);
+}
+
+int64_t expert_ffn_gemms(const RunConfig& c) {
+  return c.moe.expert_ffn == protocol::ExpertFfn::Glu ? 3 : 2;
+}
+
+int64_t expert_input_gemms(const RunConfig& c) {
+  return expert_ffn_gemms(c) - 1;
+}
+
+double shared_expert_parameters(const RunConfig& c) {
+  if (!is_decoder(c) || c.moe.shared_hidden <= 0) return 0;
+  const double m = double(c.model.dim), s = double(c.moe.shared_hidden);
+  return 3 * s * m + (c.moe.shared_gate ? m : 0);
+}
+
+double shared_expert_forward_flops_per_token(const RunConfig& c) {
+  if (!is_decoder(c) || c.moe.shared_hidden <= 0) return 0;
+  const double m = double(c.model.dim), s = double(c.moe.shared_hidden);
+  return 6 * m * s + (c.moe.shared_gate ? 2 * m : 0);
+}
+
+double attention_score_flops_per_token(const RunConfig& c) {
+  const double t = double(c.model.seq_len);
+  if (c.model.kind == protocol::ModelKind::Lm) return 4 * t * double(c.model.dim);
+  if (is_decoder(c)) return 2 * t * attention_widths(c).q;
+  return 0;
 }
 
 namespace {
 
-double dense_ffn_parameters(const RunConfig& c) {  // fc1 Linear(M, H) + fc2 Linear(H, M)
-  const double m = double(c.model.dim), h = double(c.moe.hidden);
+double dense_ffn_parameters(const RunConfig& c) {
+  const double m = double(c.model.dim);
+  if (is_decoder(c)) return 3 * m * double(protocol::dense_mlp_hidden(c));  // gate, up, down
+  const double h = double(c.moe.hidden);  // fc1 Linear(M, H) + fc2 Linear(H, M)
   return 2 * m * h + h + m;
 }
 
@@ -73,12 +136,23 @@ double saturating_int(double v) {
 double dense_forward_flops(const RunConfig& c, double samples) {
   const double m = double(c.model.dim), h = double(c.moe.hidden);
   const double moe = double(moe_layer_count(c)), blocks = double(c.model.layers);
-  const double dense_blocks = c.model.kind == protocol::ModelKind::HelloWorld ? 0 : blocks - moe;
-  const double ffn_tokenwise = moe * gate_forward_flops_per_token(c) + dense_blocks * 4 * m * h;
+  const double dense_blocks = dense_block_count(c);
   const double tps = double(tokens_per_sample(c));
+  if (is_decoder(c)) {
+    const AttentionWidths a = attention_widths(c);
+    const double v = double(c.model.vocab), dh = double(protocol::dense_mlp_hidden(c));
+    const double projections = 2 * m * (2 * a.q + 2 * a.kv);  // q, k, v, o
+    const double per_token =
+        blocks * (projections + attention_score_flops_per_token(c)) +
+        moe * (gate_forward_flops_per_token(c) + shared_expert_forward_flops_per_token(c)) +
+        dense_blocks * 6 * m * dh + 2 * v * m;
+    return samples * tps * per_token;
+  }
+  const double ffn_tokenwise = moe * gate_forward_flops_per_token(c) + dense_blocks * 4 * m * h;
   if (c.model.kind == protocol::ModelKind::Lm) {
-    const double t = double(c.model.seq_len), v = double(c.model.vocab);
-    const double per_token = blocks * (2 * 4 * m * m + 4 * t * m) + ffn_tokenwise + 2 * v * m;
+    const double v = double(c.model.vocab);
+    const double per_token =
+        blocks * (2 * 4 * m * m + attention_score_flops_per_token(c)) + ffn_tokenwise + 2 * v * m;
     return samples * tps * per_token;
   }
   if (c.model.kind == protocol::ModelKind::Image) {
@@ -129,6 +203,7 @@ RankEstimate estimate_rank(const RunConfig& c, const ConfigEstimates& e) {
       double(r.placement.local_experts) / double(r.placement.experts) / double(r.placement.shards);
   r.parameters.experts = e.parameters.experts * share;
   r.parameters.dense = e.parameters.dense;  // replicated on every rank (data parallel)
+  r.parameters.active = e.parameters.active;
   r.memory = state_memory(c, r.parameters.total());
   r.memory.activations = e.memory.activations;  // already one process's
   const int64_t adaptive_r = c.parallel.adaptive_r;
@@ -151,12 +226,37 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
   const double slot_count = expected_slots(cap, c.moe.experts);
   const double moe = double(moe_layer_count(c));
   // Layer input and output, gate logits / noisy logits / scores, the dispatched tokens, the
-  // experts' hidden pre- and post-activation and their output.
-  const double moe_layer =
-      elem * (2 * tokens * m + e * slot_count * (2 * m + 2 * h)) + gate_elem * 3 * tokens * e;
+  // experts' hidden pre- and post-activation (glu: the gate's pre-activation, up and the
+  // activated gate, core/engine/layer/glu_experts.cpp) and their output.
+  const double hidden_saved = c.moe.expert_ffn == protocol::ExpertFfn::Glu ? 3 * h : 2 * h;
+  const double moe_layer = elem * (2 * tokens * m + e * slot_count * (2 * m + hidden_saved)) +
+                           gate_elem * 3 * tokens * e;
   double bytes = moe * moe_layer;
   const double dense_blocks = double(c.model.layers) - moe;
   const double dense_ffn = elem * tokens * (2 * h + m);
+  if (is_decoder(c)) {
+    const AttentionWidths a = attention_widths(c);
+    const double t = double(c.model.seq_len), v = double(c.model.vocab);
+    const double loss_elem = c.train.dtype == protocol::Dtype::Float64 ? 8.0 : 4.0;
+    // Per block: the two RMSNorms' inputs and outputs and the residuals (5 M); q, k, v, the
+    // rotated q and k, and the attention output (3 q + 3 kv); the normed q and k with qk_norm;
+    // the key/value heads repeated for the query heads (grouped-query attention); the
+    // attention's log-sum-exp in float32. Scaled-dot-product attention keeps no T x T scores.
+    double per_token = 5 * m + 3 * a.q + 3 * a.kv;
+    if (c.model.qk_norm != protocol::QkNorm::None) per_token += a.q + a.kv;
+    if (a.kv < a.q) per_token += 2 * a.q;
+    bytes += double(c.model.layers) *
+             (elem * tokens * per_token + 4.0 * samples * double(c.model.heads) * t);
+    // Shared experts: gate and up outputs, activation, product, output (and the scaled one).
+    const double sh = double(c.moe.shared_hidden);
+    if (c.moe.shared_hidden > 0) {
+      bytes += moe * elem * tokens * (4 * sh + m + (c.moe.shared_gate ? m + 1 : 0));
+    }
+    const double dh = double(protocol::dense_mlp_hidden(c));
+    bytes += dense_blocks * elem * tokens * (4 * dh + m);         // gated MLPs
+    bytes += elem * tokens * 2 * m + loss_elem * tokens * v * 2;  // embedding, final norm, loss
+    return bytes;
+  }
   if (c.model.kind == protocol::ModelKind::Lm) {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double heads = double(c.model.heads);
@@ -186,15 +286,22 @@ int64_t dtype_bytes(protocol::Dtype dtype) {
 bool can_estimate(const RunConfig& c) {
   const auto& m = c.model;
   const auto& e = c.moe;
-  return m.dim >= 1 && m.layers >= 1 && m.heads >= 1 && m.seq_len >= 1 && m.vocab >= 1 &&
-         e.experts >= 1 && e.top_k >= 1 && e.hidden >= 1 && e.cosine_proj_dim >= 1 &&
-         e.every >= 1 && c.train.batch_size >= 1 && c.train.grad_accum >= 1 &&
-         protocol::config_world(c.parallel) && c.parallel.a2a_overlap_degree >= 1 &&
-         std::isfinite(e.capacity_factor);
+  const bool sizes = m.dim >= 1 && m.layers >= 1 && m.heads >= 1 && m.seq_len >= 1 &&
+                     m.vocab >= 1 && e.experts >= 1 && e.top_k >= 1 && e.hidden >= 1 &&
+                     e.cosine_proj_dim >= 1 && e.every >= 1 && c.train.batch_size >= 1 &&
+                     c.train.grad_accum >= 1 && protocol::config_world(c.parallel) &&
+                     c.parallel.a2a_overlap_degree >= 1 && std::isfinite(e.capacity_factor);
+  if (!sizes || m.kind != protocol::ModelKind::Decoder) return sizes;
+  return m.kv_heads >= 0 && m.head_dim >= 0 && m.dense_hidden >= 0 && e.shared_hidden >= 0 &&
+         protocol::attention_head_dim(m) >= 1;
 }
 
 int64_t moe_layer_count(const RunConfig& c) {
   if (c.model.kind == protocol::ModelKind::HelloWorld) return 1;
+  if (is_decoder(c)) {  // every block but model.dense_layers
+    const auto mask = protocol::moe_layer_mask(c);
+    return int64_t(std::count(mask.begin(), mask.end(), true));
+  }
   return (c.model.layers + c.moe.every - 1) / c.moe.every;  // blocks 0, every, 2*every, ...
 }
 
@@ -214,7 +321,14 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
   const double gates = moe * gate_parameters(c);
   const double dense_ffns = (blocks - moe) * dense_ffn_parameters(c);
   const double norm = 2 * m;  // LayerNorm weight + bias
-  if (c.model.kind == protocol::ModelKind::Lm) {
+  if (is_decoder(c)) {
+    // Token embedding; per block two RMSNorms (weight only) and the attention; the MoE layers'
+    // gates and shared experts; the dense blocks' gated MLPs; the final RMSNorm; the lm head.
+    const double v = double(c.model.vocab);
+    p.dense = v * m + blocks * (2 * m + decoder_attention_parameters(c)) + gates +
+              moe * shared_expert_parameters(c) + dense_ffns + m +
+              (c.model.tie_embeddings ? 0 : v * m);
+  } else if (c.model.kind == protocol::ModelKind::Lm) {
     const double v = double(c.model.vocab), t = double(c.model.seq_len);
     const double attention = (3 * m * m + 3 * m) + (m * m + m);  // qkv + proj, with biases
     p.dense = v * m + t * m + blocks * (2 * norm + attention) + gates + dense_ffns + norm +
@@ -229,6 +343,8 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
   } else {
     p.dense = gates;  // helloworld: one MoE layer, nothing else
   }
+  const double k = double(std::min(c.moe.top_k, c.moe.experts));
+  p.active = p.dense + (c.moe.experts > 0 ? p.experts * k / double(c.moe.experts) : 0.0);
   return p;
 }
 
@@ -289,10 +405,18 @@ ConfigEstimates estimate(const RunConfig& c) {
   const double samples = double(c.train.batch_size) * double(c.train.grad_accum);
   out.tokens_per_step = samples * double(out.tokens_per_sample);
   const double k = double(out.capacity.top_k);
-  out.flops.experts = double(out.moe_layers) * protocol::expert_train_flops(out.tokens_per_step, k,
-                                                                            double(c.model.dim),
-                                                                            double(c.moe.hidden));
+  // Tutel's count is of a two-GEMM FFN; glu runs three GEMMs of the same shape.
+  out.flops.experts = double(out.moe_layers) *
+                      protocol::expert_train_flops(out.tokens_per_step, k, double(c.model.dim),
+                                                   double(c.moe.hidden)) *
+                      double(expert_ffn_gemms(c)) / 2.0;
   out.flops.dense = 3 * dense_forward_flops(c, samples);
+  const double elem = double(dtype_bytes(c.train.dtype)), layers = double(c.model.layers);
+  if (c.model.kind == protocol::ModelKind::Lm) {
+    out.kv_cache_bytes_per_token = layers * 2 * double(c.model.dim) * elem;
+  } else if (is_decoder(c)) {
+    out.kv_cache_bytes_per_token = layers * 2 * attention_widths(c).kv * elem;
+  }
 
   out.memory = state_memory(c, out.parameters.total());
   out.memory.activations = activation_bytes(c, out.capacity);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plan/config_estimates.h"
+#include "protocol/decoder_layout.h"
 
 namespace moe::plan {
 namespace {
@@ -17,11 +18,63 @@ double dense_blocks(const protocol::RunConfig& c) {
              : double(c.model.layers - moe_layer_count(c));
 }
 
+bool is_decoder(const protocol::RunConfig& c) {
+  return c.model.kind == protocol::ModelKind::Decoder;
+}
+
+// The decoder's q_proj and k_proj/v_proj output widths.
+double query_width(const protocol::RunConfig& c) {
+  return double(c.model.heads) * double(protocol::attention_head_dim(c.model));
+}
+double key_width(const protocol::RunConfig& c) {
+  return double(protocol::attention_kv_heads(c.model)) *
+         double(protocol::attention_head_dim(c.model));
+}
+
+// The decoder's element-wise work of one forward pass (core/engine/model/decoder_attention.cpp,
+// rms_norm.cpp, rotary.cpp).
+double decoder_elementwise_bytes(const protocol::RunConfig& c, double tokens) {
+  const double elem = element_bytes(c), m = double(c.model.dim), v = double(c.model.vocab);
+  const double q = query_width(c), kv = key_width(c);
+  // Per block: two RMSNorms (to float32 and back, the mean of squares, the scaling: about 10
+  // passes over [tokens, M] each at float32 width), two residuals (3 passes each); rotary on q and
+  // k (x cos, rotate_half, x sin, the sum: about 6 passes), the transposes to heads and back
+  // (q, k, v, output), the keys and values repeated for the query heads; qk_norm's RMSNorms.
+  double float32_width = 20 * m, model_width = 6 * m + 6 * (q + kv) + 2 * (q + 2 * kv) + 2 * q;
+  if (kv < q) model_width += 2 * 2 * q;
+  if (c.model.qk_norm != protocol::QkNorm::None) float32_width += 10 * (q + kv);
+  double bytes = double(c.model.layers) * tokens * (float32_width * 4 + model_width * elem);
+  // Shared experts: activation, product, the gate's sigmoid and scaling, the sum into the output.
+  if (c.moe.shared_hidden > 0) {
+    const double sh = double(c.moe.shared_hidden);
+    bytes += double(moe_layer_count(c)) * tokens * elem *
+             (5 * sh + (c.moe.shared_gate ? 3 * m : 0) + 3 * m);
+  }
+  bytes += dense_blocks(c) * tokens * elem * 5 * double(protocol::dense_mlp_hidden(c));
+  const double loss = 3 * tokens * v * 4;        // log_softmax and the gather, in float32
+  return bytes + 12 * tokens * m * elem + loss;  // embedding, final norm, loss
+}
+
 }  // namespace
+
+double expert_tensors(const protocol::RunConfig& c) {
+  return double(expert_ffn_gemms(c)) + (c.moe.fc1_bias ? double(expert_input_gemms(c)) : 0.0) +
+         double(c.moe.fc2_bias);
+}
+
+double expert_ops(const protocol::RunConfig& c) {
+  return c.moe.expert_ffn == protocol::ExpertFfn::Glu ? kGluExpertOps : kExpertOps;
+}
+
+double expert_hidden_passes(const protocol::RunConfig& c) {
+  return c.moe.expert_ffn == protocol::ExpertFfn::Glu ? kGluExpertHiddenPasses
+                                                      : kExpertHiddenPasses;
+}
 
 double dense_elementwise_bytes(const protocol::RunConfig& c, double samples, double tokens) {
   const double elem = element_bytes(c), m = double(c.model.dim), h = double(c.moe.hidden);
   const double blocks = double(c.model.layers), dense_ffn = dense_blocks(c) * 4 * tokens * h * elem;
+  if (is_decoder(c)) return decoder_elementwise_bytes(c, tokens);
   if (c.model.kind == protocol::ModelKind::Lm) {
     const double t = double(c.model.seq_len), heads = double(c.model.heads);
     const double v = double(c.model.vocab);
@@ -38,6 +91,17 @@ double dense_elementwise_bytes(const protocol::RunConfig& c, double samples, dou
 }
 
 double dense_ops(const protocol::RunConfig& c) {
+  if (is_decoder(c)) {
+    // Per block: two RMSNorms (8 each), four projections (and biases), views and transposes,
+    // rotary on q and k (5 each), repeating keys and values, the attention, two residuals;
+    // qk_norm's two RMSNorms; per shared expert three GEMMs, activation, product, gate; per
+    // dense block the gated MLP; embedding, final norm, head and loss.
+    double per_block = 40 + (c.model.qk_norm != protocol::QkNorm::None ? 16 : 0);
+    if (c.model.qkv_bias) per_block += 3;
+    const double shared = c.moe.shared_hidden > 0 ? 6 + (c.moe.shared_gate ? 4 : 0) : 0;
+    return double(c.model.layers) * per_block + double(moe_layer_count(c)) * shared +
+           dense_blocks(c) * 6 + 20;
+  }
   if (c.model.kind == protocol::ModelKind::Lm)
     return double(c.model.layers) * 30 + dense_blocks(c) * 6 + 12;
   if (c.model.kind == protocol::ModelKind::Image)
@@ -48,7 +112,17 @@ double dense_ops(const protocol::RunConfig& c) {
 double parameter_tensors(const protocol::RunConfig& c) {
   const double moe = double(moe_layer_count(c));
   const double gate = c.moe.gate == protocol::Gate::Cosine ? 4 : 1;
-  const double experts = 2 + double(c.moe.fc1_bias) + double(c.moe.fc2_bias);
+  const double experts = expert_tensors(c);
+  if (is_decoder(c)) {
+    // Embedding; per block two norms, four projections, q/k/v biases, q/k norms; per MoE layer
+    // the gate, the experts, the shared expert's three matrices and its gate; per dense block
+    // three matrices; the final norm and an untied head.
+    double per_block = 6 + (c.model.qkv_bias ? 3 : 0);
+    if (c.model.qk_norm != protocol::QkNorm::None) per_block += 2;
+    const double shared = c.moe.shared_hidden > 0 ? 3 + double(c.moe.shared_gate) : 0;
+    return 1 + double(c.model.layers) * per_block + moe * (gate + experts + shared) +
+           dense_blocks(c) * 3 + 1 + (c.model.tie_embeddings ? 0 : 1);
+  }
   const double moe_tensors = moe * (gate + experts), dense_ffns = dense_blocks(c) * 4;
   if (c.model.kind == protocol::ModelKind::Lm) {
     const double head = c.model.tie_embeddings ? 0 : 1;
@@ -65,6 +139,12 @@ double largest_parameter_tensor(const protocol::RunConfig& c, double expert_shar
   if (dense_blocks(c) > 0) largest = std::max(largest, m * h);
   if (c.model.kind == protocol::ModelKind::Lm) {
     largest = std::max({largest, double(c.model.vocab) * m, 3 * m * m});
+  }
+  if (is_decoder(c)) {
+    largest = e * h * m * expert_share;
+    if (dense_blocks(c) > 0) largest = std::max(largest, m * double(protocol::dense_mlp_hidden(c)));
+    largest = std::max(
+        {largest, double(c.model.vocab) * m, query_width(c) * m, double(c.moe.shared_hidden) * m});
   }
   return largest;
 }

@@ -6,6 +6,7 @@
 
 #include "moe_kernels/capacity.h"
 #include "plan/op_counts.h"
+#include "protocol/decoder_layout.h"
 #include "protocol/expert_flops.h"
 #include "protocol/parallel_layout.h"
 
@@ -99,7 +100,7 @@ void count_moe_communication(const RunConfig& c, const Layout& l, const Placemen
   const bool gathers = l.r == 0 || (p.shards > 1 && l.r < p.shards);
   if (!gathers) return;
   const double experts_bytes = expert_parameters(c) * elem;  // every expert, whole
-  const double tensors = 2.0 + double(c.moe.fc1_bias) + double(c.moe.fc2_bias);
+  const double tensors = expert_tensors(c);
   s.gather_forward = collective(layers * (w - 1) / w * experts_bytes, layers * tensors, l);
   s.gather_backward = collective(layers * experts_bytes, layers * tensors, l);
 }
@@ -122,11 +123,12 @@ void count_moe_compute(const RunConfig& c, const Layout& l, const Placement& p, 
   s.dispatch.ops += layers * kDispatchOps;
   s.combine.bytes += layers * (slots_bytes + 2 * choice_bytes + tokens * m * elem);
   s.combine.ops += layers * kCombineOps;
-  // Every rank's expert work is E x Cs rows of fc1 and fc2 whatever r (docs/PLANNER.md).
-  const double rows = e * cs;
-  s.experts.flops += layers * protocol::expert_train_flops(rows, 1, m, h) / 3;
-  s.experts.bytes += layers * kExpertHiddenPasses * rows * h * elem;
-  s.experts.ops += layers * kExpertOps;
+  // Every rank's expert work is E x Cs rows of fc1 and fc2 (glu: gate, up, down) whatever r
+  // (docs/PLANNER.md).
+  const double rows = e * cs, gemms = double(expert_ffn_gemms(c));
+  s.experts.flops += layers * protocol::expert_train_flops(rows, 1, m, h) / 3 * gemms / 2;
+  s.experts.bytes += layers * expert_hidden_passes(c) * rows * h * elem;
+  s.experts.ops += layers * expert_ops(c);
   // The batched GEMM the engine runs (core/engine/layer/expert_parallel.cpp): sharded experts
   // compute one expert's hidden slice on every rank's rows; r = 1 its local experts on W ranks'
   // slots; r = 0, replicated experts and one rank every expert on this rank's slots.
@@ -146,21 +148,29 @@ void count_moe_compute(const RunConfig& c, const Layout& l, const Placement& p, 
 // Forward work of everything else (attention, dense FFNs, embeddings, head, norms, the loss).
 void count_dense(const RunConfig& c, StepCounts& s, double samples, double tokens) {
   const double moe_layers = double(moe_layer_count(c));
-  if (c.model.kind ==
-      protocol::ModelKind::Lm) {  // QK^T and PV per head: [T, Dh] x [Dh, T] and back
-    const double t = double(c.model.seq_len), m = double(c.model.dim);
+  const bool decoder = c.model.kind == protocol::ModelKind::Decoder;
+  if (c.model.kind == protocol::ModelKind::Lm || decoder) {
+    // QK^T and PV per head: [T, Dh] x [Dh, T] and back (the decoder's causal attention: the
+    // lower triangle, config_estimates.h).
+    const int64_t head_dim =
+        decoder ? protocol::attention_head_dim(c.model) : c.model.dim / c.model.heads;
     PhaseWork& a = s.attention;
-    a.flops = double(c.model.layers) * samples * 4 * t * t * m;
+    a.flops = double(c.model.layers) * tokens * attention_score_flops_per_token(c);
     a.batch = int64_t(samples) * c.model.heads;
-    a.m = c.model.seq_len, a.k = c.model.dim / c.model.heads, a.n = c.model.seq_len;
+    a.m = c.model.seq_len, a.k = head_dim, a.n = c.model.seq_len;
   }
   s.other.flops += dense_forward_flops(c, samples) -
                    moe_layers * tokens * gate_forward_flops_per_token(c) - s.attention.flops;
   s.other.bytes += dense_elementwise_bytes(c, samples, tokens);
   s.other.ops += dense_ops(c);
   s.other.m = int64_t(tokens), s.other.k = c.model.dim;
-  s.other.n =
-      c.model.kind == protocol::ModelKind::Lm ? std::max(c.model.dim, c.moe.hidden) : c.model.dim;
+  s.other.n = c.model.dim;
+  if (c.model.kind == protocol::ModelKind::Lm) s.other.n = std::max(c.model.dim, c.moe.hidden);
+  if (decoder) {  // the widest of the projections, the shared expert and the dense MLPs
+    s.other.n = std::max(
+        {c.model.dim, c.model.heads * protocol::attention_head_dim(c.model), c.moe.shared_hidden,
+         moe_layers < double(c.model.layers) ? protocol::dense_mlp_hidden(c) : int64_t{0}});
+  }
 }
 
 void count_backward(const RunConfig& c, StepCounts& s) {
@@ -173,8 +183,12 @@ void count_backward(const RunConfig& c, StepCounts& s) {
     s.backward.flops += b.flops, s.backward.bytes += b.bytes, s.backward.ops += b.ops;
   }
   s.experts_backward = backward_of(s.experts);
-  // The expert FFN's backward is four GEMMs of a forward one's size; three without dX.
-  if (!input_grad) s.experts_backward.flops *= 0.75;
+  // The expert FFN's backward is two GEMMs per forward one (mlp four, glu six); without dX those
+  // of the GEMMs that take the input (fc1; glu's gate and up) go.
+  if (!input_grad) {
+    const double backward_gemms = 2.0 * double(expert_ffn_gemms(c));
+    s.experts_backward.flops *= (backward_gemms - double(expert_input_gemms(c))) / backward_gemms;
+  }
 }
 
 void count_optimizer(const RunConfig& c, StepCounts& s, const RankEstimate& rank) {

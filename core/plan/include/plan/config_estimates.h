@@ -16,7 +16,12 @@ namespace moe::plan {
 
 struct ParameterEstimate {
   double experts = 0;  // every MoE layer's expert weights and biases (batched_fc1_w, ...)
-  double dense = 0;    // everything else: gates, embeddings, attention, dense FFNs, norms, head
+  // Everything else: gates, embeddings, attention, dense FFNs, norms, head, and the decoder's
+  // shared experts (every token goes through them; every rank holds them whole).
+  double dense = 0;
+  // Parameters one token goes through: every dense parameter and k' of the E experts of each
+  // MoE layer (dense + k'/E x experts), as the Hugging Face model cards count "active".
+  double active = 0;
   double total() const { return experts + dense; }
 };
 
@@ -35,8 +40,10 @@ struct CapacityEstimate {
 };
 
 struct FlopsEstimate {  // one optimizer step, forward + backward, all processes
-  double experts = 0;   // docs/PROTOCOL.md, "moe-train bench": 3 * 4 * N * k' * M * H per MoE layer
-  double dense = 0;     // 6 * (matmul parameters) * tokens, attention scores, convolutions
+  // docs/PROTOCOL.md, "moe-train bench": 3 * 4 * N * k' * M * H per MoE layer, 3 * 6 * N * k' *
+  // M * H with moe.expert_ffn "glu" (three GEMMs: gate, up, down)
+  double experts = 0;
+  double dense = 0;  // 6 * (matmul parameters) * tokens, attention scores, convolutions
   double total() const { return experts + dense; }
 };
 
@@ -61,6 +68,9 @@ struct RankEstimate {
 
 struct ConfigEstimates {
   ParameterEstimate parameters;
+  // Keys and values one token leaves in the attention's cache, all layers, in train.dtype: lm
+  // 2 M per layer, decoder 2 x kv_heads x head_dim per layer; 0 without attention.
+  double kv_cache_bytes_per_token = 0;
   int64_t moe_layers = 0;
   int64_t tokens_per_sample = 0;
   double tokens_per_step = 0;  // batch_size * grad_accum * tokens_per_sample
@@ -94,18 +104,37 @@ int64_t world_size(const protocol::RunConfig& config);
 double all_to_all_bytes_per_layer(const protocol::RunConfig& config,
                                   const CapacityEstimate& capacity);
 
-// One MoE layer's expert weights and biases, every expert.
+// One MoE layer's expert weights and biases, every expert: 2 E H M for moe.expert_ffn "mlp"
+// (fc1, fc2), 3 E H M for "glu" (gate, up, down), and the biases (fc1_bias: E H, twice for glu's
+// gate and up; fc2_bias: E M).
 double expert_parameters(const protocol::RunConfig& config);
+// GEMMs of one expert FFN's forward: 2 (mlp: fc1, fc2) or 3 (glu: gate, up, down).
+int64_t expert_ffn_gemms(const protocol::RunConfig& config);
+// The expert FFN's GEMMs that take the expert's input (fc1; glu's gate and up): backward skips
+// their input gradient where nothing needs it (helloworld).
+int64_t expert_input_gemms(const protocol::RunConfig& config);
+// The decoder's shared expert of one MoE layer: gate, up [S, M] and down [M, S], and the
+// shared gate's [1, M] (0 without moe.shared_hidden or for the other kinds).
+double shared_expert_parameters(const protocol::RunConfig& config);
+// Forward FLOPs per token of the decoder's shared expert in one MoE layer: 6 M S, and 2 M for the
+// shared gate (0 without one).
+double shared_expert_forward_flops_per_token(const protocol::RunConfig& config);
 // Forward FLOPs of one MoE layer's gate per token.
 double gate_forward_flops_per_token(const protocol::RunConfig& config);
 // Forward FLOPs of everything but the experts (gates included) for `samples` samples. Matmuls
 // count 2 per multiply-add (so training is the usual 6 * parameters * tokens for them); the
 // attention scores and the image stem's convolutions are added explicitly, the head of the image
-// model runs once per sample, not per token.
+// model runs once per sample, not per token. The decoder's causal scaled-dot-product attention
+// counts the lower triangle it computes (2 T x heads x head_dim per token and layer, half the
+// lm's full T x T scores).
 double dense_forward_flops(const protocol::RunConfig& config, double samples);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
+
+// The attention's causal score FLOPs (QK^T and PV) per token and layer: lm 4 T M (full T x T
+// matrices), decoder 2 T x heads x head_dim (causal SDPA); 0 for the other kinds.
+double attention_score_flops_per_token(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
 int64_t dtype_bytes(protocol::Dtype dtype);

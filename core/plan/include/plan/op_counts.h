@@ -19,6 +19,15 @@ inline constexpr double kCombineOps = 6;        // gather of slots, weighting, s
 // Experts: fc1 (batched GEMM + bias), activation, fc2 (GEMM + bias), reshapes.
 inline constexpr double kExpertOps = 8;
 inline constexpr double kExpertHiddenPasses = 4;  // [rows, H]: fc1 out, bias, activation in/out
+// moe.expert_ffn "glu": gate and up (batched GEMMs + biases), activation, product, down (GEMM +
+// bias), reshapes; [rows, H] passes: gate and up out, activation in/out, product in (2) / out.
+inline constexpr double kGluExpertOps = 11;
+inline constexpr double kGluExpertHiddenPasses = 7;
+// Of one MoE layer's experts: parameter tensors (fc1, fc2 and their biases; glu's gate, up,
+// down and biases), forward operations and passes over [rows, H] (the constants above).
+double expert_tensors(const protocol::RunConfig& config);
+double expert_ops(const protocol::RunConfig& config);
+double expert_hidden_passes(const protocol::RunConfig& config);
 // Backward against forward: the autograd graph runs about 1.5 operations per forward one and
 // reads about 1.5 times the bytes (saved inputs and gradients).
 inline constexpr double kBackwardOpsFactor = 1.5;

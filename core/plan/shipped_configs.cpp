@@ -1,0 +1,35 @@
+// The shipped model configs (compiled in from resources/plan-configs by embed_profiles.cmake).
+#include "plan/shipped_configs.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+
+namespace moe::plan {
+
+const std::vector<std::pair<std::string, std::string>>& embedded_configs();  // plan_config_data.cpp
+
+std::vector<std::string> shipped_config_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, text] : embedded_configs()) names.push_back(name);
+  return names;
+}
+
+const std::string* shipped_config_text(const std::string& name) {
+  for (const auto& [n, text] : embedded_configs()) {
+    if (n == name) return &text;
+  }
+  return nullptr;
+}
+
+protocol::RunConfig shipped_config(const std::string& name) {
+  const std::string* text = shipped_config_text(name);
+  if (!text) {
+    std::string names;
+    for (const auto& n : shipped_config_names()) names += (names.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("no shipped config \"" + name + "\": shipped ones are " + names);
+  }
+  return protocol::config_from_json(nlohmann::json::parse(*text));
+}
+
+}  // namespace moe::plan
