@@ -19,6 +19,9 @@ engine_packages=(
   nlohmann-json3-dev libcli11-dev zlib1g-dev
   # TensorBoard event files (telemetry.tensorboard).
   libprotobuf-dev protobuf-compiler
+  # Hugging Face tokenizers (moe_tokenize): PCRE2 for the pre-tokenizers' Unicode patterns, ICU
+  # for normalization and character properties.
+  libpcre2-dev libicu-dev
 )
 packages=(
   "${engine_packages[@]}"

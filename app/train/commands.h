@@ -20,5 +20,6 @@ Command add_bench_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_launch_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
+Command add_tokenize_command(CLI::App& app);
 
 }  // namespace moe::train

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   add(add_bench_command);
   add(add_launch_command);
   add(add_plan_command);
+  add(add_tokenize_command);
 
   try {
     app.parse(argc, argv);

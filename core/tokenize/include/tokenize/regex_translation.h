@@ -1,0 +1,16 @@
+#pragma once
+// Oniguruma (what `tokenizers` uses) and PCRE2 agree on \p{..}, lookarounds and (?i:..), but
+// their Unicode shorthand classes differ: Oniguruma's \s is U+0009-000D, U+0085 and \p{Z} (PCRE2
+// adds U+180E), its \w is letters, marks, decimal digits and connector punctuation (PCRE2: letters,
+// numbers, underscore), and its \h is a hex digit (PCRE2: horizontal space). This rewrites those
+// escapes into explicit classes with Oniguruma's meaning.
+#include <string>
+
+namespace moe::tokenize {
+
+std::string oniguruma_to_pcre2(const std::string& pattern);
+
+// `text` as a pattern that matches exactly it.
+std::string escape_literal(const std::string& text);
+
+}  // namespace moe::tokenize
