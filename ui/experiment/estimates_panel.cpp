@@ -39,9 +39,14 @@ EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
   form->setLabelAlignment(Qt::AlignLeft);
   addRow("parameters", tr("Parameters"), tr("Every trainable parameter, as the engine counts it."));
   addRow("experts", tr("  in experts"),
-         tr("Expert weights and biases of all MoE layers (batched_fc1/fc2)."));
+         tr("Expert weights and biases of all MoE layers (fc1/fc2; glu: gate, up, down)."));
   addRow("dense", tr("  dense"),
-         tr("Everything else: gates, embeddings, attention, dense FFNs, norms, head."));
+         tr("Everything else: gates, embeddings, attention, dense FFNs, shared experts, norms, "
+            "head."));
+  addRow("active", tr("  active / token"),
+         tr("Parameters one token goes through: every dense parameter (shared experts "
+            "included) and k′ of the E routed experts in each MoE layer, as model cards count "
+            "active parameters."));
   addRow("moe_layers", tr("MoE layers"), tr("Blocks whose FFN is an MoE layer."));
   addRow("tokens", tr("Tokens / step"), tr("batch_size × grad_accum × tokens per sample."));
   addRow("flops", tr("FLOPs / step"),
@@ -56,6 +61,9 @@ EstimatesPanel::EstimatesPanel(ExperimentDocument* document, QWidget* parent)
             "1), and float32 master weights for bfloat16. One copy of the whole model."));
   addRow("activations", tr("Activations ≈"),
          tr("Rough size of what one forward/backward pass of one process keeps for backward."));
+  addRow("kv_cache", tr("KV cache / token"),
+         tr("Keys and values one token keeps in the attention's cache over all layers, in "
+            "train.dtype: 2 × kv_heads × head_dim per layer (lm: 2 × dim)."));
   addRankRows();
   addPlannerRows();
   connect(document_, &ExperimentDocument::contentChanged, this, &EstimatesPanel::refresh);
@@ -275,6 +283,7 @@ void EstimatesPanel::refresh() {
   set("parameters", q(formatCount(total)));
   set("experts", q(formatCount(e.parameters.experts)), percent(e.parameters.experts, total));
   set("dense", q(formatCount(e.parameters.dense)), percent(e.parameters.dense, total));
+  set("active", q(formatCount(e.parameters.active)), percent(e.parameters.active, total));
   set("moe_layers", QString::number(e.moe_layers));
   set("tokens", q(formatCount(e.tokens_per_step)));
   set("flops", q(formatFlops(e.flops.total())),
@@ -297,6 +306,10 @@ void EstimatesPanel::refresh() {
       tr("weights %1").arg(q(formatBytes(e.memory.weights))));
   set("activations", q(formatBytes(e.memory.activations)),
       e.rank.world > 1 ? tr("per rank") : QString());
+  // Only models with attention have a cache.
+  static_cast<QFormLayout*>(layout())->setRowVisible(values_.value("kv_cache"),
+                                                     e.kv_cache_bytes_per_token > 0);
+  set("kv_cache", q(formatBytes(e.kv_cache_bytes_per_token)));
   showRank(c, e);
   showPrediction(c);
 }

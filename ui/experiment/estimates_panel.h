@@ -1,8 +1,9 @@
-// EstimatesPanel: the live figures of config_estimates.h beside the form (parameters, FLOPs per
-// step, capacity per expert, memory; per rank and the all-to-all with several ranks), in human
-// units, redrawn whenever the document changes. Below them the planner's prediction for the
-// config's own layout on the app's hardware profile (PlannerProfileChoice, picked in the panel):
-// step time and tokens/s, and memory per rank against the device's, red when it does not fit.
+// EstimatesPanel: the live figures of config_estimates.h beside the form (parameters, total and
+// active per token, FLOPs per step, capacity per expert, memory, the KV cache per token; per rank
+// and the all-to-all with several ranks), in human units, redrawn whenever the document changes.
+// Below them the planner's prediction for the config's own layout on the app's hardware profile
+// (PlannerProfileChoice, picked in the panel): step time and tokens/s, and memory per rank
+// against the device's, red when it does not fit.
 #pragma once
 
 #include <QHash>
@@ -27,10 +28,10 @@ class EstimatesPanel : public QWidget {
  public:
   explicit EstimatesPanel(ExperimentDocument* document, QWidget* parent = nullptr);
 
-  // The text shown for a row ("parameters", "experts", "dense", "moe_layers", "tokens", "flops",
-  // "capacity", "weights", "activations"; with more than one rank also "ranks",
-  // "rank_parameters", "rank_memory", "all_to_all"; with a profile "step" and
-  // "memory_per_rank"), for tests.
+  // The text shown for a row ("parameters", "experts", "dense", "active", "moe_layers", "tokens",
+  // "flops", "capacity", "weights", "activations", "kv_cache" (lm and decoder only); with more
+  // than one rank also "ranks", "rank_parameters", "rank_memory", "all_to_all"; with a profile
+  // "step" and "memory_per_rank"), for tests.
   QString valueText(const QString& row) const;
   // Whether a row is shown (the rank rows only with more than one rank).
   bool isRowVisible(const QString& row) const;

@@ -81,6 +81,25 @@ class TestConfigEstimates : public QObject {
              (8.0 * 27 + 8) + 2064 + 64 * 16 + 64 + 128 + 32 + (10 * 64 * 16 + 10));
   }
 
+  void activeParameters() {
+    // Every dense parameter and k' of the E experts of each MoE layer.
+    RunConfig c = helloworld();  // top-2 of 4
+    ParameterEstimate p = estimate_parameters(c);
+    QCOMPARE(p.active, p.dense + p.experts / 2);
+    c.moe.top_k = 8;  // k' = min(k, E): every expert
+    QCOMPARE(estimate_parameters(c).active, p.total());
+    c = RunConfig{};
+    c.model.kind = moe::protocol::ModelKind::Lm;
+    c.moe.experts = 8;
+    c.moe.top_k = 1;
+    p = estimate_parameters(c);
+    QCOMPARE(p.active, p.dense + p.experts / 8);
+    // The lm's cache: keys and values of dim M per layer.
+    QCOMPARE(estimate(c).kv_cache_bytes_per_token, 2.0 * 512 * 4);
+    c.model.kind = moe::protocol::ModelKind::Image;
+    QCOMPARE(estimate(c).kv_cache_bytes_per_token, 0.0);
+  }
+
   void capacityFollowsSpec() {
     // N = 16 * 128 = 2048 tokens, E = 8: ceil(N/E) = 256.
     RunConfig c;

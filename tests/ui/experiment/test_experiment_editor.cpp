@@ -96,6 +96,29 @@ class TestExperimentEditor : public QObject {
     QVERIFY(editor_->estimatesPanel()->valueText("capacity").startsWith("dropless (max demand)"));
   }
 
+  // Total and active parameters per token for every kind; the KV cache where there is attention.
+  void estimatesShowActiveParametersForEveryKind() {
+    EstimatesPanel* panel = editor_->estimatesPanel();
+    editor_->document()->setText(
+        R"({"model": {"kind": "helloworld", "dim": 16}, "moe": {"experts": 4, "hidden": 8}})");
+    // 64 dense and 2 of the 4 experts' 1120.
+    QVERIFY(panel->isRowVisible("active"));
+    QVERIFY(panel->valueText("active").startsWith("624"));
+    QVERIFY(!panel->isRowVisible("kv_cache"));
+    editor_->document()->setText(R"({"model": {"kind": "decoder", "dim": 16, "layers": 2,
+        "heads": 4, "kv_heads": 2, "vocab": 64, "tie_embeddings": false},
+        "moe": {"experts": 4, "top_k": 2, "hidden": 8, "expert_ffn": "glu", "fc1_bias": false,
+        "fc2_bias": false}})");
+    // Dense: embedding and head 2 x 64 x 16, final norm 16, per block norms 32, q/k/v/o
+    // 256 + 128 + 128 + 256, gate 64: 3792. Experts 2 x 3 x 4 x 8 x 16 = 3072, half active.
+    QCOMPARE(panel->valueText("parameters"), QString("6.86 k"));
+    QVERIFY(panel->valueText("active").startsWith("5.33 k"));
+    QVERIFY(panel->valueText("active").contains("78%"));
+    // 2 layers x keys and values of 2 heads x 4 x float32.
+    QVERIFY(panel->isRowVisible("kv_cache"));
+    QCOMPARE(panel->valueText("kv_cache"), QString("128 B"));
+  }
+
   void rankEstimatesShowWithSeveralRanks() {
     EstimatesPanel* panel = editor_->estimatesPanel();
     editor_->document()->setText(
