@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "data/batch_source.h"
+#include "hf/hf_error.h"
 #include "io/safetensors.h"
 #include "launch/launcher.h"
 #include "launch/rank_layout.h"
@@ -28,7 +29,8 @@ bool is_bad_input(const std::exception& e) {
          dynamic_cast<const moe::io::SafetensorsError*>(&e) ||
          dynamic_cast<const moe::data::DataError*>(&e) ||
          dynamic_cast<const moe::launch::LayoutError*>(&e) ||
-         dynamic_cast<const moe::launch::LaunchError*>(&e);
+         dynamic_cast<const moe::launch::LaunchError*>(&e) ||
+         dynamic_cast<const moe::hf::HfError*>(&e);
 }
 
 }  // namespace
@@ -53,6 +55,9 @@ int main(int argc, char** argv) {
   add(add_launch_command);
   add(add_plan_command);
   add(add_tokenize_command);
+  add(add_forward_command);
+  add(add_import_hf_command);
+  add(add_export_hf_command);
 
   try {
     app.parse(argc, argv);

@@ -10,6 +10,7 @@
 
 #include "protocol/config_enums.h"
 #include "protocol/config_fields.h"
+#include "protocol/decoder_layout.h"
 #include "protocol/json_text.h"
 #include "protocol/parallel_layout.h"
 
@@ -128,13 +129,57 @@ void check_top_level(const RunConfig& c, Checker& k) {
   }
 }
 
+// The decoder's attention and layer keys (docs/MODELS.md).
+void check_decoder(const RunConfig& c, Checker& k) {
+  const ModelConfig& m = c.model;
+  k.between("/model/heads", m.heads, 1, limits::kMaxDim);
+  k.between("/model/head_dim", m.head_dim, 0, limits::kMaxDim);
+  const int64_t head_dim = attention_head_dim(m);
+  if (m.head_dim == 0 && m.heads >= 1 && m.dim % m.heads != 0) {
+    k.add("/model/heads", "must divide model.dim (" + std::to_string(m.dim) +
+                              ") when model.head_dim is 0, got " + std::to_string(m.heads));
+  } else if (head_dim % 2 != 0) {
+    // Rotary embeddings turn pairs of a head's channels.
+    k.add(m.head_dim > 0 ? "/model/head_dim" : "/model/heads",
+          "the head width must be even for rotary embeddings, got " + std::to_string(head_dim));
+  }
+  k.between("/model/kv_heads", m.kv_heads, 0, limits::kMaxDim);
+  if (m.kv_heads >= 1 && m.heads >= 1 && m.heads % m.kv_heads != 0) {
+    k.add("/model/kv_heads", "must divide model.heads (" + std::to_string(m.heads) + "), got " +
+                                 std::to_string(m.kv_heads));
+  }
+  k.positive("/model/rope_theta", m.rope_theta);
+  k.positive("/model/norm_eps", m.norm_eps);
+  k.between("/model/dense_hidden", m.dense_hidden, 0, limits::kMaxHidden);
+  try {
+    for (int64_t layer : parse_layer_list(m.dense_layers)) {
+      if (layer >= m.layers) {
+        k.add("/model/dense_layers", "layer " + std::to_string(layer) +
+                                         " is not below model.layers (" + std::to_string(m.layers) +
+                                         ")");
+        break;
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    k.add("/model/dense_layers", e.what());
+  }
+  if (c.moe.every != 1) {
+    k.add("/moe/every",
+          "must be 1 for model.kind \"decoder\" (model.dense_layers names its dense "
+          "layers), got " +
+              std::to_string(c.moe.every));
+  }
+}
+
 void check_model(const RunConfig& c, Checker& k) {
   const ModelConfig& m = c.model;
   k.between("/model/dim", m.dim, 2, limits::kMaxDim);
   if (m.dim >= 2 && m.dim % 2 != 0)
     k.add("/model/dim", "must be even, got " + std::to_string(m.dim));
   k.between("/model/layers", m.layers, 1, limits::kMaxLayers);
-  if (m.kind == ModelKind::Lm && m.dim >= 1) {
+  if (m.kind == ModelKind::Decoder) {
+    check_decoder(c, k);
+  } else if (m.kind == ModelKind::Lm && m.dim >= 1) {
     k.between("/model/heads", m.heads, 1, m.dim, "model.dim");
     if (m.heads >= 1 && m.heads <= m.dim && m.dim % m.heads != 0) {
       k.add("/model/heads", "must divide model.dim (" + std::to_string(m.dim) + "), got " +
@@ -146,7 +191,8 @@ void check_model(const RunConfig& c, Checker& k) {
   k.between("/model/seq_len", m.seq_len, 1, limits::kMaxSeqLen);
   k.between("/model/vocab", m.vocab, 1, limits::kMaxVocab);
   // The lm reads bytes: every byte value must be a token.
-  if (m.kind == ModelKind::Lm && c.data.kind == DataKind::Text && m.vocab >= 1 && m.vocab < 256) {
+  if ((m.kind == ModelKind::Lm || m.kind == ModelKind::Decoder) && c.data.kind == DataKind::Text &&
+      m.vocab >= 1 && m.vocab < 256) {
     k.add("/model/vocab", "must be >= 256 for byte-level text (data.kind \"text\"), got " +
                               std::to_string(m.vocab));
   }
@@ -174,6 +220,14 @@ void check_moe(const RunConfig& c, Checker& k) {
   k.positive("/moe/cosine_init_t", m.cosine_init_t);  // the gate starts from ln(1 / t)
   k.at_least("/moe/every", m.every, 1);
   k.non_negative("/moe/bias_balancing/rate", m.bias_balancing.rate);
+  k.between("/moe/shared_hidden", m.shared_hidden, 0, limits::kMaxHidden);
+  if (m.shared_hidden > 0 && c.model.kind != ModelKind::Decoder) {
+    k.add("/moe/shared_hidden",
+          "shared experts need model.kind \"decoder\", got " + quote(to_string(c.model.kind)));
+  }
+  if (m.shared_gate && m.shared_hidden == 0) {
+    k.add("/moe/shared_gate", "gates a shared expert: needs moe.shared_hidden > 0");
+  }
 }
 
 // Ranges of the parallel keys; the rules between them and the rest of the config are the
@@ -227,8 +281,10 @@ void check_data(const RunConfig& c, const ValidateOptions& options, Checker& k) 
   if (images && c.model.kind != ModelKind::Image) {
     k.add("/data/kind", quote(to_string(d.kind)) + " needs model.kind \"image\", got " +
                             quote(to_string(c.model.kind)));
-  } else if (d.kind == DataKind::Text && c.model.kind != ModelKind::Lm) {
-    k.add("/data/kind", "\"text\" needs model.kind \"lm\", got " + quote(to_string(c.model.kind)));
+  } else if (d.kind == DataKind::Text && c.model.kind != ModelKind::Lm &&
+             c.model.kind != ModelKind::Decoder) {
+    k.add("/data/kind",
+          "\"text\" needs model.kind \"lm\" or \"decoder\", got " + quote(to_string(c.model.kind)));
   }
   // synthetic generates its own data and ignores data.path.
   if (d.kind != DataKind::Synthetic) {

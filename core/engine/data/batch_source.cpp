@@ -30,8 +30,9 @@ std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c,
               std::to_string(m.dim) + "] " + to_string(c.train.dtype) + ", target 0" +
               (device.is_cuda() ? ", drawn on " + device.str() : std::string()));
     case protocol::ModelKind::Lm:
+    case protocol::ModelKind::Decoder:
       return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
-                                   "synthetic lm: sparse Markov chain over " +
+                                   "synthetic " + to_string(m.kind) + ": sparse Markov chain over " +
                                        std::to_string(m.vocab) + " tokens, sequences of " +
                                        std::to_string(m.seq_len));
     case protocol::ModelKind::Image:

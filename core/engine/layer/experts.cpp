@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "layer/ffn_experts.h"
+#include "layer/glu_experts.h"
 
 namespace moe::layer {
 
@@ -36,9 +37,20 @@ std::vector<at::Tensor> ExpertsImpl::weights() const {
 }
 
 Experts make_experts(int64_t model_dim, const protocol::MoeConfig& config) {
-  std::shared_ptr<ExpertsImpl> experts =
-      std::make_shared<FfnExpertsImpl>(config.experts, model_dim, config.hidden, config.activation,
-                                       config.fc1_bias, config.fc2_bias);
+  std::shared_ptr<ExpertsImpl> experts;
+  switch (config.expert_ffn) {
+    case protocol::ExpertFfn::Glu:
+      experts =
+          std::make_shared<GluExpertsImpl>(config.experts, model_dim, config.hidden,
+                                           config.activation, config.fc1_bias, config.fc2_bias);
+      break;
+    case protocol::ExpertFfn::Mlp:
+      experts =
+          std::make_shared<FfnExpertsImpl>(config.experts, model_dim, config.hidden,
+                                           config.activation, config.fc1_bias, config.fc2_bias);
+      break;
+  }
+  if (!experts) throw std::invalid_argument("unknown moe.expert_ffn");
   return Experts(std::move(experts));
 }
 

@@ -44,6 +44,12 @@ void Router::update_selection_bias() {
 }
 
 std::unique_ptr<Router> make_router(int64_t model_dim, const protocol::MoeConfig& config) {
+  switch (config.router) {
+    case protocol::RouterKind::TopKSoftmax:
+      return std::make_unique<TopKSoftmaxRouter>(model_dim, config);
+    case protocol::RouterKind::SoftmaxTopK:
+      break;
+  }
   return std::make_unique<SoftmaxTopKRouter>(model_dim, config);
 }
 

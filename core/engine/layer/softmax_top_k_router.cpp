@@ -60,7 +60,7 @@ Routing SoftmaxTopKRouter::route(const at::Tensor& tokens, at::ScalarType dtype,
   const at::Tensor bias = bias_for_choice(r.scores.device());
   r.plan = where.over_group() ? make_group_routing_plan(r.scores, bias, options, *where.group)
                               : make_routing_plan(r.scores, bias, options);
-  r.gates = gate_values(r.scores, r.plan).to(dtype);
+  r.gates = gate_values(r.scores, r.noisy, r.plan).to(dtype);
   return r;
 }
 
@@ -74,7 +74,8 @@ at::Tensor SoftmaxTopKRouter::group_noise(const at::Tensor& logits,
   return all.narrow(0, N * where.group->rank(), N);
 }
 
-at::Tensor SoftmaxTopKRouter::gate_values(const at::Tensor& scores, const RoutingPlan& plan) const {
+at::Tensor SoftmaxTopKRouter::gate_values(const at::Tensor& scores, const at::Tensor& /*noisy*/,
+                                          const RoutingPlan& plan) const {
   auto g = scores.gather(1, plan.idx.t().to(at::kLong));  // [N, k]
   if (config_.normalize_gate && plan.top_k > 1) {
     g = g / g.sum(1, /*keepdim=*/true).clamp_min(dtype_eps(g.scalar_type()));
@@ -95,6 +96,12 @@ at::Tensor SoftmaxTopKRouter::aux_loss(const Routing& r, const RouteContext& whe
                                 over_group);
   }
   return at::zeros({}, r.scores.options());
+}
+
+at::Tensor TopKSoftmaxRouter::gate_values(const at::Tensor& /*scores*/, const at::Tensor& noisy,
+                                          const RoutingPlan& plan) const {
+  const auto chosen = noisy.gather(1, plan.idx.t().to(at::kLong));  // [N, k]
+  return at::softmax(chosen, 1).t();
 }
 
 }  // namespace moe::layer

@@ -8,7 +8,13 @@
 
 namespace moe::layer {
 
-class SoftmaxTopKRouter final : public Router {
+// Mixtral's rule (moe.router "top_k_softmax"): the same choice (the k best logits are the k best
+// scores), gate values the softmax over the k chosen logits, so they sum to 1 for every k (also
+// k = 1, where Tutel's rule keeps the score). Qwen-MoE and OLMoE with norm_topk_prob compute the
+// same. The scores, the load metrics and the aux loss read stay the softmax over all experts.
+class TopKSoftmaxRouter;
+
+class SoftmaxTopKRouter : public Router {
  public:
   SoftmaxTopKRouter(int64_t model_dim, const protocol::MoeConfig& config);
 
@@ -17,12 +23,25 @@ class SoftmaxTopKRouter final : public Router {
   GateImpl& gate() const override { return *gate_; }
   std::shared_ptr<GateImpl> gate_module() const override { return gate_; }
 
+ protected:
+  // Each choice's weight [k, N] from the routing's scores and noisy logits [N, E].
+  virtual at::Tensor gate_values(const at::Tensor& scores, const at::Tensor& noisy,
+                                 const RoutingPlan& plan) const;
+
  private:
   // randn like logits; across ranks, this rank's rows of the group's noise.
   at::Tensor group_noise(const at::Tensor& logits, const RouteContext& where) const;
-  at::Tensor gate_values(const at::Tensor& scores, const RoutingPlan& plan) const;
 
   std::shared_ptr<GateImpl> gate_;
+};
+
+class TopKSoftmaxRouter final : public SoftmaxTopKRouter {
+ public:
+  using SoftmaxTopKRouter::SoftmaxTopKRouter;
+
+ protected:
+  at::Tensor gate_values(const at::Tensor& scores, const at::Tensor& noisy,
+                         const RoutingPlan& plan) const override;
 };
 
 }  // namespace moe::layer

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "model/decoder_model.h"
 #include "model/helloworld_model.h"
 #include "model/image_model.h"
 #include "model/lm_model.h"
@@ -49,6 +50,9 @@ std::shared_ptr<ModelImpl> make_model(const protocol::RunConfig& config) {
       break;
     case protocol::ModelKind::Lm:
       model = std::make_shared<LmModelImpl>(config.model, config.moe);
+      break;
+    case protocol::ModelKind::Decoder:
+      model = std::make_shared<DecoderModelImpl>(config);
       break;
     case protocol::ModelKind::Image:
       model = std::make_shared<ImageModelImpl>(config.model, config.moe,

@@ -29,16 +29,21 @@ std::vector<ConfigProblem> problems_of(const json& j) {
 TEST(RunConfigDefaults, MatchSpec) {
   const json j = to_json(RunConfig{});
   // Written out from docs/PROTOCOL.md, "RunConfig", independently of the struct initialisers (plus
-  // model.tie_embeddings, our addition for the lm's tied or untied output head).
+  // model.tie_embeddings, our addition for the lm's tied or untied output head, and the decoder's
+  // keys of docs/MODELS.md).
   const json expected = json::parse(R"({
     "schema": 1, "name": "demo", "seed": 1,
     "model": {"kind": "helloworld", "dim": 512, "layers": 1, "heads": 8, "seq_len": 128,
-              "vocab": 256, "tie_embeddings": true},
+              "vocab": 256, "tie_embeddings": true, "family": "mixtral", "kv_heads": 0,
+              "head_dim": 0, "rope_theta": 10000.0, "norm_eps": 1e-6, "qkv_bias": false,
+              "qk_norm": "none", "dense_hidden": 0, "dense_layers": ""},
     "moe": {"experts": 8, "top_k": 2, "hidden": 2048, "activation": "gelu", "gate": "top",
             "capacity_factor": 1.0, "gate_noise": 0.0, "fp32_gate": true, "normalize_gate": true,
             "batch_prioritized_routing": false, "postscore": true, "fc1_bias": true,
             "fc2_bias": true, "aux_loss": "gshard", "cosine_proj_dim": 256, "cosine_init_t": 0.5,
-            "every": 1, "bias_balancing": {"enabled": false, "rate": 0.001}},
+            "every": 1, "bias_balancing": {"enabled": false, "rate": 0.001},
+            "router": "softmax_top_k", "expert_ffn": "mlp", "shared_hidden": 0,
+            "shared_gate": false},
     "parallel": {"nodes": 1, "nproc": 1, "backend": "auto", "expert_parallel": true,
                  "adaptive_r": 1, "a2a_overlap_degree": 1, "timeout_s": 300.0},
     "train": {"steps": 100, "batch_size": 16, "grad_accum": 1, "optimizer": "adamw", "lr": 0.001,

@@ -8,14 +8,29 @@ namespace moe::ui {
 
 std::string unusedReason(const std::string& pointer, const protocol::RunConfig& c) {
   const protocol::ModelKind kind = c.model.kind;
+  const bool decoder = kind == protocol::ModelKind::Decoder;
   if (pointer == "/model/heads" || pointer == "/model/vocab" ||
       pointer == "/model/tie_embeddings") {
-    if (kind != protocol::ModelKind::Lm) return "used by model.kind \"lm\" only";
+    if (kind != protocol::ModelKind::Lm && !decoder)
+      return "used by model.kind \"lm\" and \"decoder\" only";
+  } else if (pointer == "/model/family" || pointer == "/model/kv_heads" ||
+             pointer == "/model/head_dim" || pointer == "/model/rope_theta" ||
+             pointer == "/model/norm_eps" || pointer == "/model/qkv_bias" ||
+             pointer == "/model/qk_norm" || pointer == "/model/dense_hidden" ||
+             pointer == "/model/dense_layers" || pointer == "/moe/shared_hidden") {
+    if (!decoder) return "used by model.kind \"decoder\" only";
+  } else if (pointer == "/moe/normalize_gate") {
+    if (c.moe.router == protocol::RouterKind::TopKSoftmax)
+      return "top_k_softmax's gate values always sum to 1";
+  } else if (pointer == "/moe/shared_gate") {
+    if (c.moe.shared_hidden == 0) return "used when moe.shared_hidden > 0";
   } else if (pointer == "/model/seq_len") {
     if (kind == protocol::ModelKind::Image)
       return "image models make their tokens from image patches";
   } else if (pointer == "/model/layers" || pointer == "/moe/every") {
     if (kind == protocol::ModelKind::HelloWorld) return "helloworld is a single MoE layer";
+    if (decoder && pointer == "/moe/every")
+      return "the decoder's dense layers are model.dense_layers";
   } else if (pointer == "/moe/cosine_proj_dim" || pointer == "/moe/cosine_init_t") {
     if (c.moe.gate != protocol::Gate::Cosine) return "used by the cosine gate only";
   } else if (pointer == "/moe/bias_balancing/rate") {

@@ -13,7 +13,14 @@
 
 namespace moe::protocol {
 
-enum class ModelKind { HelloWorld, Lm, Image };
+enum class ModelKind { HelloWorld, Lm, Image, Decoder };
+// The Hugging Face architecture a decoder maps to (import-hf / export-hf; docs/MODELS.md).
+enum class ModelFamily { Mixtral, Qwen2Moe, Qwen3Moe, Olmoe, DeepseekV2, DeepseekV3, GptOss };
+enum class QkNorm { None, Head, Full };
+enum class ExpertFfn { Mlp, Glu };
+// softmax_top_k: Tutel's (softmax over E, top-k, normalize_gate when k > 1); top_k_softmax: the
+// k best logits, their softmax as gate values (Mixtral, Qwen and OLMoE with norm_topk_prob).
+enum class RouterKind { SoftmaxTopK, TopKSoftmax };
 enum class Activation { Gelu, Relu, Silu };
 enum class Gate { Top, Cosine };
 enum class AuxLoss { GShard, LoadImportance, None };
@@ -64,7 +71,12 @@ constexpr std::array<std::string_view, sizeof...(Names)> enum_names(Names... nam
     value = *v;                                                             \
   }
 
-MOE_CONFIG_ENUM_NAMES(ModelKind, "helloworld", "lm", "image");
+MOE_CONFIG_ENUM_NAMES(ModelKind, "helloworld", "lm", "image", "decoder");
+MOE_CONFIG_ENUM_NAMES(ModelFamily, "mixtral", "qwen2_moe", "qwen3_moe", "olmoe", "deepseek_v2",
+                      "deepseek_v3", "gpt_oss");
+MOE_CONFIG_ENUM_NAMES(QkNorm, "none", "head", "full");
+MOE_CONFIG_ENUM_NAMES(ExpertFfn, "mlp", "glu");
+MOE_CONFIG_ENUM_NAMES(RouterKind, "softmax_top_k", "top_k_softmax");
 MOE_CONFIG_ENUM_NAMES(Activation, "gelu", "relu", "silu");
 MOE_CONFIG_ENUM_NAMES(Gate, "top", "cosine");
 MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none");

@@ -29,6 +29,15 @@ void visit_config(Config& c, Visitor& v) {
     v.field("seq_len", m.seq_len);
     v.field("vocab", m.vocab);
     v.field("tie_embeddings", m.tie_embeddings);
+    v.choice("family", m.family);
+    v.field("kv_heads", m.kv_heads);
+    v.field("head_dim", m.head_dim);
+    v.field("rope_theta", m.rope_theta);
+    v.field("norm_eps", m.norm_eps);
+    v.field("qkv_bias", m.qkv_bias);
+    v.choice("qk_norm", m.qk_norm);
+    v.field("dense_hidden", m.dense_hidden);
+    v.field("dense_layers", m.dense_layers);
   });
   v.section("moe", [&] {
     auto& m = c.moe;
@@ -53,6 +62,10 @@ void visit_config(Config& c, Visitor& v) {
       v.field("enabled", m.bias_balancing.enabled);
       v.field("rate", m.bias_balancing.rate);
     });
+    v.choice("router", m.router);
+    v.choice("expert_ffn", m.expert_ffn);
+    v.field("shared_hidden", m.shared_hidden);
+    v.field("shared_gate", m.shared_gate);
   });
   v.section("parallel", [&] {
     auto& p = c.parallel;

@@ -18,6 +18,16 @@ struct ModelConfig {
   ModelKind kind = ModelKind::HelloWorld;
   int64_t dim = 512, layers = 1, heads = 8, seq_len = 128, vocab = 256;
   bool tie_embeddings = true;  // lm: the output head shares the token embedding's weight
+  // decoder only (docs/MODELS.md): the Hugging Face family it maps to and its architecture.
+  ModelFamily family = ModelFamily::Mixtral;
+  int64_t kv_heads = 0;  // grouped-query attention: key/value heads (0: model.heads)
+  int64_t head_dim = 0;  // 0: dim / heads
+  double rope_theta = 10000.0;
+  double norm_eps = 1e-6;  // RMSNorm's epsilon
+  bool qkv_bias = false;
+  QkNorm qk_norm = QkNorm::None;  // RMSNorm on queries and keys: per head or over all heads
+  int64_t dense_hidden = 0;       // the dense MLP's width in dense layers (0: moe.hidden)
+  std::string dense_layers;       // layers with a dense MLP instead of MoE: "0, 3" (0-based)
 };
 
 struct BiasBalancingConfig {
@@ -37,6 +47,13 @@ struct MoeConfig {
   double cosine_init_t = 0.5;
   int64_t every = 1;
   BiasBalancingConfig bias_balancing;
+  RouterKind router = RouterKind::SoftmaxTopK;
+  // mlp: Tutel's fc1 -> activation -> fc2; glu: act(gate) * up -> down (SwiGLU with silu).
+  ExpertFfn expert_ffn = ExpertFfn::Mlp;
+  // decoder: a shared expert every token goes through, a gated MLP this wide (0: none), scaled by
+  // sigmoid(x . w) when shared_gate (Qwen2-MoE).
+  int64_t shared_hidden = 0;
+  bool shared_gate = false;
 };
 
 // parallel.adaptive_r's value for "auto" in JSON: the engine picks r for the placement.

@@ -1,0 +1,60 @@
+#include "model_input.h"
+
+#include <filesystem>
+
+#include "hf/hf_folder.h"
+#include "train/checkpoint.h"
+#include "train/input_error.h"
+#include "train/model_state.h"
+
+namespace moe::train {
+
+namespace fs = std::filesystem;
+
+ModelInput read_model_input(const std::string& path) {
+  if (!fs::is_directory(path)) throw InputError(path + ": not a folder");
+  ModelInput input;
+  if (hf::is_hf_folder(path)) {
+    auto model = hf::read_hf_folder(path);
+    input.config = std::move(model.config);
+    input.weights = std::move(model.weights);
+    input.tokenizer_dir = path;
+    input.what = "Hugging Face folder " + path;
+    return input;
+  }
+  // A step directory, or a run directory with checkpoints/.
+  std::string step_dir = path, run_dir;
+  if (checkpoint_step(fs::path(path).lexically_normal().string())) {
+    run_dir = fs::path(path).lexically_normal().parent_path().parent_path().string();
+  } else {
+    run_dir = path;
+    const auto latest = latest_checkpoint((fs::path(path) / "checkpoints").string());
+    if (!latest) {
+      throw InputError(path +
+                       ": neither a Hugging Face folder (config.json with a model_type) nor a run "
+                       "directory with a checkpoint (set train.checkpoint_every)");
+    }
+    step_dir = *latest;
+  }
+  const auto config_path = (fs::path(run_dir) / "config.json").string();
+  if (!fs::exists(config_path)) throw InputError(run_dir + ": has no config.json");
+  input.config = protocol::load_config_file(config_path);
+  input.weights = load_checkpoint(step_dir).model;
+  // A run started from a Hugging Face folder keeps its tokenizer beside the config.
+  if (fs::exists(fs::path(run_dir) / "tokenizer.json")) input.tokenizer_dir = run_dir;
+  input.what = "run " + run_dir + " (" + fs::path(step_dir).filename().string() + ")";
+  return input;
+}
+
+std::shared_ptr<model::ModelImpl> build_model(const ModelInput& input, at::ScalarType dtype) {
+  auto model = model::make_model(input.config);
+  model->to(dtype);
+  try {
+    load_model_tensors(*model, input.weights);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(input.what + ": " + e.what());
+  }
+  return model;
+}
+
+}  // namespace moe::train

@@ -1,0 +1,215 @@
+#include "hf/hf_weights.h"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "hf/hf_error.h"
+#include "protocol/decoder_layout.h"
+
+namespace moe::hf {
+
+using protocol::ModelFamily;
+
+namespace {
+
+// The MoE block's module name in the checkpoint: Mixtral's legacy files say block_sparse_moe.
+bool is_moe_prefix(const std::string& s) {
+  return s == "mlp" || s == "block_sparse_moe";
+}
+
+enum class Part { Gate, Up, Down };
+
+std::optional<Part> expert_part(const std::string& name) {
+  if (name == "w1" || name == "gate_proj") return Part::Gate;
+  if (name == "w3" || name == "up_proj") return Part::Up;
+  if (name == "w2" || name == "down_proj") return Part::Down;
+  return std::nullopt;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == '.') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, size_t from) {
+  std::string out;
+  for (size_t i = from; i < parts.size(); ++i) out += (i > from ? "." : "") + parts[i];
+  return out;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// One layer's experts, per expert, as [H, M] (gate, up) and [H, M] (down, transposed).
+struct ExpertStacks {
+  std::map<int64_t, at::Tensor> gate, up, down;
+};
+
+}  // namespace
+
+io::TensorMap weights_from_hf(const protocol::RunConfig& config, const io::TensorMap& hf,
+                              const std::string& where) {
+  io::TensorMap ours;
+  std::map<int64_t, ExpertStacks> experts;
+  std::vector<std::string> unknown;
+  const auto moe_mask = protocol::moe_layer_mask(config);
+  for (const auto& [name, tensor] : hf) {
+    const auto p = split(name);
+    if (name == "lm_head.weight") {
+      ours["lm_head.weight"] = tensor;
+      continue;
+    }
+    if (p.size() < 2 || p[0] != "model") {
+      unknown.push_back(name);
+      continue;
+    }
+    if (name == "model.embed_tokens.weight" || name == "model.norm.weight") {
+      ours[join(p, 1)] = tensor;
+      continue;
+    }
+    if (p.size() < 5 || p[1] != "layers" || !is_index(p[2])) {
+      unknown.push_back(name);
+      continue;
+    }
+    const int64_t layer = std::stoll(p[2]);
+    const std::string prefix = "layers." + p[2] + ".";
+    const std::string rest = join(p, 3);
+    if (p[3] == "input_layernorm" || p[3] == "post_attention_layernorm" || p[3] == "self_attn") {
+      if (rest.find("rotary_emb.") != std::string::npos) continue;  // derived, not a weight
+      ours[prefix + rest] = tensor;
+      continue;
+    }
+    const bool sparse =
+        layer < static_cast<int64_t>(moe_mask.size()) && moe_mask[static_cast<size_t>(layer)];
+    if (!is_moe_prefix(p[3])) {
+      unknown.push_back(name);
+      continue;
+    }
+    const std::string inner = join(p, 4);
+    if (!sparse) {  // a dense layer's MLP
+      if (p[3] == "mlp" && (inner == "gate_proj.weight" || inner == "up_proj.weight" ||
+                            inner == "down_proj.weight")) {
+        ours[prefix + "mlp." + inner] = tensor;
+      } else {
+        unknown.push_back(name);
+      }
+      continue;
+    }
+    if (inner == "gate.weight") {
+      ours[prefix + "moe.gates.0.wg.weight"] = tensor;
+    } else if (p[4] == "shared_expert" && p.size() == 7) {
+      ours[prefix + inner] = tensor;
+    } else if (inner == "shared_expert_gate.weight") {
+      ours[prefix + inner] = tensor;
+    } else if (inner == "experts.gate_up_proj") {  // [E, 2H, M]: gate rows, then up rows
+      const int64_t h = tensor.size(1) / 2;
+      ours[prefix + "moe.experts.batched_gate_w"] = tensor.narrow(1, 0, h);
+      ours[prefix + "moe.experts.batched_up_w"] = tensor.narrow(1, h, h);
+    } else if (inner == "experts.down_proj") {  // [E, M, H]
+      ours[prefix + "moe.experts.batched_down_w"] = tensor.transpose(1, 2);
+    } else if (p[4] == "experts" && p.size() == 8 && is_index(p[5]) && p[7] == "weight" &&
+               expert_part(p[6])) {
+      const int64_t e = std::stoll(p[5]);
+      auto& stacks = experts[layer];
+      switch (*expert_part(p[6])) {
+        case Part::Gate:
+          stacks.gate[e] = tensor;
+          break;
+        case Part::Up:
+          stacks.up[e] = tensor;
+          break;
+        case Part::Down:
+          stacks.down[e] = tensor.t();  // [M, H] -> [H, M]
+          break;
+      }
+    } else {
+      unknown.push_back(name);
+    }
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (size_t i = 0; i < unknown.size() && i < 8; ++i) list += (i ? ", " : "") + unknown[i];
+    if (unknown.size() > 8) list += ", ... (" + std::to_string(unknown.size()) + " in all)";
+    throw HfError(where + ": tensors this model has no place for: " + list);
+  }
+  const int64_t n_experts = config.moe.experts;
+  for (auto& [layer, stacks] : experts) {
+    const std::string prefix = "layers." + std::to_string(layer) + ".moe.experts.batched_";
+    const std::pair<const char*, std::map<int64_t, at::Tensor>*> parts[] = {
+        {"gate_w", &stacks.gate}, {"up_w", &stacks.up}, {"down_w", &stacks.down}};
+    for (const auto& [suffix, per_expert] : parts) {
+      std::vector<at::Tensor> list;
+      for (int64_t e = 0; e < n_experts; ++e) {
+        auto it = per_expert->find(e);
+        if (it == per_expert->end()) {
+          throw HfError(where + ": layer " + std::to_string(layer) + " has no " + suffix +
+                        " weight for expert " + std::to_string(e) + " of " +
+                        std::to_string(n_experts));
+        }
+        list.push_back(it->second);
+      }
+      if (static_cast<int64_t>(per_expert->size()) != n_experts) {
+        throw HfError(where + ": layer " + std::to_string(layer) + " has " +
+                      std::to_string(per_expert->size()) + " experts' " + suffix +
+                      " weights, config.json says " + std::to_string(n_experts));
+      }
+      ours[prefix + suffix] = at::stack(list);
+    }
+  }
+  return ours;
+}
+
+io::TensorMap weights_to_hf(const protocol::RunConfig& config, const io::TensorMap& ours) {
+  io::TensorMap hf;
+  const bool mixtral = config.model.family == ModelFamily::Mixtral;
+  const std::string moe_block = mixtral ? "block_sparse_moe" : "mlp";
+  const char* gate_name = mixtral ? "w1" : "gate_proj";
+  const char* up_name = mixtral ? "w3" : "up_proj";
+  const char* down_name = mixtral ? "w2" : "down_proj";
+  for (const auto& [name, tensor] : ours) {
+    const auto p = split(name);
+    if (name == "lm_head.weight") {
+      hf[name] = tensor;
+      continue;
+    }
+    if (p[0] != "layers") {
+      hf["model." + name] = tensor;
+      continue;
+    }
+    const std::string prefix = "model.layers." + p[1] + ".";
+    const std::string rest = join(p, 2);
+    if (p[2] == "moe") {
+      if (rest == "moe.gates.0.wg.weight") {
+        hf[prefix + moe_block + ".gate.weight"] = tensor;
+        continue;
+      }
+      const char* part = rest == "moe.experts.batched_gate_w"   ? gate_name
+                         : rest == "moe.experts.batched_up_w"   ? up_name
+                         : rest == "moe.experts.batched_down_w" ? down_name
+                                                                : nullptr;
+      if (!part) throw HfError("export-hf: no Hugging Face name for \"" + name + "\"");
+      const bool down = part == down_name;
+      for (int64_t e = 0; e < tensor.size(0); ++e) {
+        const auto w = down ? tensor[e].t() : tensor[e];
+        hf[prefix + moe_block + ".experts." + std::to_string(e) + "." + part + ".weight"] =
+            w.contiguous();
+      }
+    } else if (p[2] == "shared_expert" || p[2] == "shared_expert_gate") {
+      hf[prefix + "mlp." + rest] = tensor;
+    } else {
+      hf[prefix + rest] = tensor;  // self_attn, norms, a dense layer's mlp
+    }
+  }
+  return hf;
+}
+
+}  // namespace moe::hf

@@ -1,0 +1,63 @@
+#include "model/decoder_attention.h"
+
+#include <cmath>
+
+#include "protocol/decoder_layout.h"
+
+namespace moe::model {
+
+namespace {
+
+torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
+  return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(bias));
+}
+
+}  // namespace
+
+DecoderAttentionImpl::DecoderAttentionImpl(const protocol::ModelConfig& model)
+    : heads_(model.heads),
+      kv_heads_(protocol::attention_kv_heads(model)),
+      head_dim_(protocol::attention_head_dim(model)),
+      qk_norm_(model.qk_norm) {
+  const int64_t q_width = heads_ * head_dim_, kv_width = kv_heads_ * head_dim_;
+  q_proj_ = register_module("q_proj", linear(model.dim, q_width, model.qkv_bias));
+  k_proj_ = register_module("k_proj", linear(model.dim, kv_width, model.qkv_bias));
+  v_proj_ = register_module("v_proj", linear(model.dim, kv_width, model.qkv_bias));
+  o_proj_ = register_module("o_proj", linear(q_width, model.dim, false));
+  if (qk_norm_ == protocol::QkNorm::Head) {
+    q_norm_ = register_module("q_norm", RmsNorm(head_dim_, model.norm_eps));
+    k_norm_ = register_module("k_norm", RmsNorm(head_dim_, model.norm_eps));
+  } else if (qk_norm_ == protocol::QkNorm::Full) {
+    q_norm_ = register_module("q_norm", RmsNorm(q_width, model.norm_eps));
+    k_norm_ = register_module("k_norm", RmsNorm(kv_width, model.norm_eps));
+  }
+}
+
+at::Tensor DecoderAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
+  const int64_t b = x.size(0), t = x.size(1);
+  auto q = q_proj_->forward(x), k = k_proj_->forward(x), v = v_proj_->forward(x);
+  if (qk_norm_ == protocol::QkNorm::Full) {  // OLMoE: over the whole projection
+    q = q_norm_->forward(q);
+    k = k_norm_->forward(k);
+  }
+  q = q.view({b, t, heads_, head_dim_});
+  k = k.view({b, t, kv_heads_, head_dim_});
+  if (qk_norm_ == protocol::QkNorm::Head) {  // Qwen3: each head on its own
+    q = q_norm_->forward(q);
+    k = k_norm_->forward(k);
+  }
+  q = apply_rotary(q.transpose(1, 2), rotary);  // [B, H, T, hd]
+  k = apply_rotary(k.transpose(1, 2), rotary);
+  auto vh = v.view({b, t, kv_heads_, head_dim_}).transpose(1, 2);
+  if (kv_heads_ != heads_) {  // each key/value head serves heads / kv_heads query heads
+    const int64_t groups = heads_ / kv_heads_;
+    k = k.repeat_interleave(groups, 1);
+    vh = vh.repeat_interleave(groups, 1);
+  }
+  auto y = at::scaled_dot_product_attention(q, k, vh, /*attn_mask=*/{}, /*dropout_p=*/0.0,
+                                            /*is_causal=*/true,
+                                            1.0 / std::sqrt(static_cast<double>(head_dim_)));
+  return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));
+}
+
+}  // namespace moe::model

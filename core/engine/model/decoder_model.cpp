@@ -1,0 +1,110 @@
+#include "model/decoder_model.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "protocol/decoder_layout.h"
+
+namespace moe::model {
+
+namespace {
+
+// The families' initializer_range: every matrix N(0, 0.02), norms at one (as their reference
+// initialises a model trained from scratch).
+constexpr double kInitStd = 0.02;
+
+void init_weights(torch::nn::Module& model) {
+  at::NoGradGuard no_grad;
+  for (auto& p : model.named_parameters()) {
+    const std::string& name = p.key();
+    const bool norm = name.find("norm.") != std::string::npos;
+    if (norm) continue;
+    if (p.value().dim() >= 2) {
+      p.value().normal_(0.0, kInitStd);
+    } else {
+      p.value().zero_();  // biases
+    }
+  }
+}
+
+}  // namespace
+
+DecoderModelImpl::DecoderModelImpl(const protocol::RunConfig& config) : config_(config.model) {
+  const auto& m = config.model;
+  embed_tokens_ = register_module("embed_tokens", torch::nn::Embedding(m.vocab, m.dim));
+  layers_ = register_module("layers", torch::nn::ModuleList());
+  const std::vector<bool> moe_mask = protocol::moe_layer_mask(config);
+  for (int64_t i = 0; i < m.layers; ++i) {
+    blocks_.emplace_back(config, moe_mask[static_cast<size_t>(i)]);
+    layers_->push_back(blocks_.back());
+  }
+  norm_ = register_module("norm", RmsNorm(m.dim, m.norm_eps));
+  if (!m.tie_embeddings) {
+    lm_head_ = register_module(
+        "lm_head", torch::nn::Linear(torch::nn::LinearOptions(m.dim, m.vocab).bias(false)));
+  }
+  init_weights(*this);
+}
+
+std::vector<layer::MoeLayer> DecoderModelImpl::moe_layers() const {
+  std::vector<layer::MoeLayer> layers;
+  for (const auto& block : blocks_) {
+    if (block->moe()) layers.push_back(block->moe());
+  }
+  return layers;
+}
+
+void DecoderModelImpl::set_router_observer(
+    std::function<void(int64_t layer, const at::Tensor& logits)> observer) {
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    layer::MoeLayer moe = blocks_[i]->moe();
+    if (!moe) continue;
+    if (!observer) {
+      moe->set_input_observer({});
+      continue;
+    }
+    const int64_t index = static_cast<int64_t>(i);
+    layer::MoeLayerImpl* raw = moe.get();
+    moe->set_input_observer([observer, index, raw](const at::Tensor& x) {
+      const auto tokens = x.reshape({-1, x.size(-1)});
+      observer(index, raw->gate().logits(tokens.to(raw->gate().parameters().front().dtype())));
+    });
+  }
+}
+
+at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses) {
+  if (tokens.dim() != 2 || tokens.scalar_type() != at::kLong || tokens.size(1) < 1) {
+    throw std::invalid_argument("decoder model: expected int64 token ids [B, T] with T >= 1, got " +
+                                c10::str(tokens.sizes()) + " " +
+                                c10::toString(tokens.scalar_type()));
+  }
+  MoeLosses scratch(loss_dtype(dtype()));
+  MoeLosses& sink = losses ? *losses : scratch;
+  auto x = embed_tokens_->forward(tokens);
+  const auto rotary = rotary_tables(tokens.size(1), protocol::attention_head_dim(config_),
+                                    config_.rope_theta, x.scalar_type(), x.device());
+  for (auto& block : blocks_) x = block->forward(x, rotary, sink);
+  x = norm_->forward(x);
+  return lm_head_ ? lm_head_->forward(x) : torch::nn::functional::linear(x, embed_tokens_->weight);
+}
+
+ModelOutput DecoderModelImpl::forward(const data::Batch& batch) {
+  const auto& tokens = batch.inputs;
+  if (!batch.targets.defined() || batch.targets.sizes() != tokens.sizes()) {
+    throw std::invalid_argument(
+        "decoder model: targets must have the shape of the inputs " + c10::str(tokens.sizes()) +
+        ", got " +
+        (batch.targets.defined() ? c10::str(batch.targets.sizes()) : std::string("none")));
+  }
+  const auto loss_type = loss_dtype(dtype());
+  MoeLosses losses(loss_type);
+  auto z = logits(tokens, &losses);
+  ModelOutput out;
+  out.task_loss = at::cross_entropy_loss(z.reshape({-1, z.size(-1)}).to(loss_type),
+                                         batch.targets.reshape({-1}));
+  std::move(losses).fill(out);
+  out.tokens = tokens.numel();
+  return out;
+}
+
+}  // namespace moe::model

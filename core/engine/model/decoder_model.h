@@ -1,0 +1,38 @@
+#pragma once
+// The decoder of the Hugging Face MoE families (model.kind "decoder"; docs/MODELS.md): token
+// embedding `embed_tokens`, decoder layers `layers.<i>` (decoder_block.h), a final RMSNorm `norm`
+// and an output head `lm_head` (or the embedding's weight with model.tie_embeddings). Positions
+// come from rotary embeddings, so any sequence length runs; training uses model.seq_len.
+#include <torch/torch.h>
+
+#include <functional>
+
+#include "model/decoder_block.h"
+#include "model/model.h"
+
+namespace moe::model {
+
+class DecoderModelImpl : public ModelImpl {
+ public:
+  explicit DecoderModelImpl(const protocol::RunConfig& config);
+  // inputs, targets int64 [B, T]; task loss = mean next-token cross-entropy over B*T.
+  ModelOutput forward(const data::Batch& batch) override;
+  std::vector<layer::MoeLayer> moe_layers() const override;
+
+  // Next-token logits [B, T, vocab] in the model dtype; `losses` (if given) gets the MoE layers'.
+  at::Tensor logits(const at::Tensor& tokens, MoeLosses* losses = nullptr);
+
+  // Called in each forward pass with every MoE layer's decoder-layer index and its router logits
+  // [B*T, E] (the gate's, before noise), while set; an empty function removes it.
+  void set_router_observer(std::function<void(int64_t layer, const at::Tensor& logits)> observer);
+
+ private:
+  protocol::ModelConfig config_;
+  torch::nn::Embedding embed_tokens_{nullptr};
+  torch::nn::ModuleList layers_{nullptr};
+  std::vector<DecoderBlock> blocks_;
+  RmsNorm norm_{nullptr};
+  torch::nn::Linear lm_head_{nullptr};  // untied only
+};
+
+}  // namespace moe::model

@@ -1,0 +1,91 @@
+// model.kind "decoder": its layer list, derived shapes and the validator's rules (docs/MODELS.md).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "protocol/config_validation.h"
+#include "protocol/decoder_layout.h"
+
+using namespace moe::protocol;
+
+namespace {
+
+RunConfig decoder() {
+  RunConfig c;
+  c.model.kind = ModelKind::Decoder;
+  c.model.dim = 64;
+  c.model.heads = 4;
+  c.model.layers = 4;
+  c.moe.expert_ffn = ExpertFfn::Glu;
+  return c;
+}
+
+bool has_problem_at(const RunConfig& c, const std::string& pointer) {
+  for (const auto& p : validate(c, {})) {
+    if (p.pointer == pointer) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST(DecoderLayout, LayerListsParseInAnyOrderAndSeparator) {
+  EXPECT_EQ(parse_layer_list(""), std::vector<int64_t>{});
+  EXPECT_EQ(parse_layer_list("3, 0 1"), (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(format_layer_list({0, 2}), "0, 2");
+  EXPECT_THROW(parse_layer_list("0, x"), std::invalid_argument);
+  EXPECT_THROW(parse_layer_list("1, 1"), std::invalid_argument);
+  EXPECT_THROW(parse_layer_list("-1"), std::invalid_argument);
+}
+
+TEST(DecoderLayout, DenseLayersAreTheListedOnes) {
+  auto c = decoder();
+  c.model.dense_layers = "0, 2";
+  EXPECT_EQ(moe_layer_mask(c), (std::vector<bool>{false, true, false, true}));
+  c.model.kind = ModelKind::Lm;  // the lm keeps moe.every
+  c.moe.every = 2;
+  EXPECT_EQ(moe_layer_mask(c), (std::vector<bool>{true, false, true, false}));
+}
+
+TEST(DecoderLayout, HeadShapesDefaultFromTheWidth) {
+  auto c = decoder();
+  EXPECT_EQ(attention_head_dim(c.model), 16);
+  EXPECT_EQ(attention_kv_heads(c.model), 4);
+  c.model.head_dim = 24;
+  c.model.kv_heads = 2;
+  EXPECT_EQ(attention_head_dim(c.model), 24);
+  EXPECT_EQ(attention_kv_heads(c.model), 2);
+  EXPECT_EQ(dense_mlp_hidden(c), c.moe.hidden);
+}
+
+TEST(DecoderValidation, AValidDecoderHasNoProblems) {
+  EXPECT_TRUE(validate(decoder(), {}).empty());
+}
+
+TEST(DecoderValidation, EachRuleNamesItsKey) {
+  auto c = decoder();
+  c.model.kv_heads = 3;
+  EXPECT_TRUE(has_problem_at(c, "/model/kv_heads"));
+  c = decoder();
+  c.model.head_dim = 7;  // rotary pairs
+  EXPECT_TRUE(has_problem_at(c, "/model/head_dim"));
+  c = decoder();
+  c.model.dense_layers = "4";
+  EXPECT_TRUE(has_problem_at(c, "/model/dense_layers"));
+  c = decoder();
+  c.model.dense_layers = "a";
+  EXPECT_TRUE(has_problem_at(c, "/model/dense_layers"));
+  c = decoder();
+  c.moe.every = 2;
+  EXPECT_TRUE(has_problem_at(c, "/moe/every"));
+  c = decoder();
+  c.moe.shared_gate = true;
+  EXPECT_TRUE(has_problem_at(c, "/moe/shared_gate"));
+  c = decoder();
+  c.model.kind = ModelKind::Lm;
+  c.moe.shared_hidden = 32;
+  EXPECT_TRUE(has_problem_at(c, "/moe/shared_hidden"));
+  c = decoder();
+  c.model.rope_theta = 0;
+  EXPECT_TRUE(has_problem_at(c, "/model/rope_theta"));
+}
