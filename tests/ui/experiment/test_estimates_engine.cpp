@@ -1,6 +1,6 @@
 // The estimates' parameter counts against the real engine: runs moe-train on tiny configs of
-// every model kind and compares run_start's expert_parameters / dense_parameters exactly.
-// Built only in a tree with the engine (MOE_TRAIN_BIN names it): it never skips.
+// every model kind (and glu experts) and compares run_start's expert_parameters / dense_parameters
+// exactly. Built only in a tree with the engine (MOE_TRAIN_BIN names it): it never skips.
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -49,6 +49,45 @@ class TestEstimatesEngine : public QObject {
                                {"gate", "cosine"},
                                {"cosine_proj_dim", 4},
                                {"fc2_bias", false}}}});
+    add("helloworld-glu", {{"model", {{"kind", "helloworld"}, {"dim", 16}, {"seq_len", 8}}},
+                           {"moe", {{"experts", 4}, {"hidden", 8}, {"expert_ffn", "glu"}}}});
+    add("lm-glu",
+        {{"model", {{"kind", "lm"}, {"dim", 32}, {"layers", 2}, {"heads", 2}, {"seq_len", 16}}},
+         {"moe", {{"experts", 4}, {"hidden", 16}, {"expert_ffn", "glu"}, {"fc2_bias", false}}}});
+    // GQA, q/k/v biases, per-head qk-norm, a dense block, a gated shared expert, untied head.
+    add("decoder", {{"model",
+                     {{"kind", "decoder"},
+                      {"dim", 16},
+                      {"layers", 3},
+                      {"heads", 4},
+                      {"kv_heads", 2},
+                      {"seq_len", 8},
+                      {"vocab", 64},
+                      {"tie_embeddings", false},
+                      {"qkv_bias", true},
+                      {"qk_norm", "head"},
+                      {"dense_layers", "1"},
+                      {"dense_hidden", 24}}},
+                    {"moe",
+                     {{"experts", 4},
+                      {"hidden", 8},
+                      {"expert_ffn", "glu"},
+                      {"activation", "silu"},
+                      {"fc1_bias", false},
+                      {"fc2_bias", false},
+                      {"shared_hidden", 12},
+                      {"shared_gate", true}}}});
+    add("decoder-full-qk-norm-tied",
+        {{"model",
+          {{"kind", "decoder"},
+           {"dim", 32},
+           {"layers", 2},
+           {"heads", 4},
+           {"head_dim", 4},
+           {"seq_len", 8},
+           {"vocab", 64},
+           {"qk_norm", "full"}}},
+         {"moe", {{"experts", 3}, {"top_k", 1}, {"hidden", 8}, {"expert_ffn", "glu"}}}});
     add("image", {{"model", {{"kind", "image"}, {"dim", 16}, {"layers", 3}}},
                   {"moe", {{"experts", 4}, {"hidden", 16}, {"every", 2}}},
                   {"data", {{"kind", "synthetic"}}}});
