@@ -120,7 +120,12 @@ AddedVocabulary::AddedVocabulary(const Json& spec, const std::string& path, cons
     }
     if (!replaced) tokens_.push_back(token);
   }
-  for (std::size_t i = 0; i < tokens_.size(); ++i) by_id_[tokens_[i].id] = i;
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    AddedToken& t = tokens_[i];
+    by_id_[t.id] = i;
+    t.decoded = t.content;
+    if (t.normalized && normalizer) normalizer->normalize(t.decoded);
+  }
   // Special tokens are matched before the others when both match the same text.
   for (const bool special_pass : {true, false}) {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
@@ -130,9 +135,7 @@ AddedVocabulary::AddedVocabulary(const Json& spec, const std::string& path, cons
       if (!t.normalized) {
         raw_matcher_->add(t.content, index);
       } else {
-        std::string pattern = t.content;
-        if (normalizer) normalizer->normalize(pattern);
-        normalized_matcher_->add(pattern, index);
+        normalized_matcher_->add(t.decoded, index);
       }
     }
   }
@@ -146,7 +149,12 @@ std::optional<std::uint32_t> AddedVocabulary::token_to_id(const std::string& con
 
 const std::string* AddedVocabulary::id_to_token(std::uint32_t id) const {
   const auto it = by_id_.find(id);
-  return it == by_id_.end() ? nullptr : &tokens_[it->second].content;
+  return it == by_id_.end() ? nullptr : &tokens_[it->second].decoded;
+}
+
+bool AddedVocabulary::is_special_id(std::uint32_t id) const {
+  const auto it = by_id_.find(id);
+  return it != by_id_.end() && special_.count(tokens_[it->second].content) > 0;
 }
 
 namespace {

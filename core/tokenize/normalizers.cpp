@@ -50,7 +50,7 @@ class Strip final : public Normalizer {
   bool left_, right_;
 };
 
-// Non-spacing marks removed (meant to follow NFD or NFKD).
+// Combining marks (Mn, Mc, Me) removed (meant to follow NFD or NFKD).
 class StripAccents final : public Normalizer {
  public:
   void normalize(std::string& text) const override {
@@ -58,7 +58,7 @@ class StripAccents final : public Normalizer {
     out.reserve(text.size());
     for (std::size_t pos = 0; pos < text.size();) {
       const std::size_t at = pos;
-      if (!is_nonspacing_mark(next_code_point(text, pos))) out.append(text, at, pos - at);
+      if (!is_mark(next_code_point(text, pos))) out.append(text, at, pos - at);
     }
     text = std::move(out);
   }

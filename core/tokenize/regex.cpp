@@ -28,11 +28,22 @@ struct MatchData {
   ~MatchData() { pcre2_match_data_free(data); }
 };
 
+// Whether PCRE2 knows `name` as a script (\p{sc:name} compiles).
+bool is_script_name(const std::string& name) {
+  const std::string probe = "\\p{sc:" + name + "}";
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(probe.data()), probe.size(),
+                                   PCRE2_UTF | PCRE2_UCP, &error, &offset, nullptr);
+  pcre2_code_free(code);
+  return code != nullptr;
+}
+
 }  // namespace
 
 Regex::Regex(const std::string& pattern, const std::string& where)
     : compiled_(std::make_unique<Compiled>()) {
-  const std::string translated = oniguruma_to_pcre2(pattern);
+  const std::string translated = oniguruma_to_pcre2(pattern, is_script_name);
   int error = 0;
   PCRE2_SIZE offset = 0;
   compiled_->code =

@@ -102,7 +102,7 @@ std::string Tokenizer::decode(const std::vector<std::uint32_t>& ids,
       throw TokenizerError("id " + std::to_string(ids[i]) + " (position " + std::to_string(i) +
                            ") is not in the vocabulary");
     }
-    if (skip_special_tokens && added_.is_special(*token)) continue;
+    if (skip_special_tokens && added_.is_special_id(ids[i])) continue;
     tokens.push_back(*token);
   }
   if (!decoder_) {

@@ -31,8 +31,9 @@ bool is_word_character(char32_t cp) {
          type == U_CONNECTOR_PUNCTUATION;
 }
 
-bool is_nonspacing_mark(char32_t cp) {
-  return u_charType(static_cast<UChar32>(cp)) == U_NON_SPACING_MARK;
+bool is_mark(char32_t cp) {
+  const auto type = u_charType(static_cast<UChar32>(cp));
+  return type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK || type == U_ENCLOSING_MARK;
 }
 
 std::string to_lowercase(std::string_view text) {

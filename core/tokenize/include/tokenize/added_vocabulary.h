@@ -28,6 +28,9 @@ struct AddedToken {
   bool rstrip = false;
   bool normalized = true;
   bool special = false;
+  // What decode gives for the token: its content, normalized when the token is (as
+  // `tokenizers` 0.23 does: "▁<tool>" for "<tool>" under a Prepend("▁") normalizer).
+  std::string decoded;
 };
 
 class AddedVocabulary {
@@ -49,8 +52,9 @@ class AddedVocabulary {
                                            const Normalizer* normalizer) const;
 
   std::optional<std::uint32_t> token_to_id(const std::string& content) const;
+  // The token's decoded form (AddedToken::decoded), or nullptr.
   const std::string* id_to_token(std::uint32_t id) const;
-  bool is_special(const std::string& content) const { return special_.count(content) > 0; }
+  bool is_special_id(std::uint32_t id) const;
 
  private:
   struct Matcher;  // a byte trie for leftmost-longest matching
@@ -59,9 +63,9 @@ class AddedVocabulary {
   std::vector<AddedToken> tokens_;
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::unordered_map<std::uint32_t, std::size_t> by_id_;  // id -> index in tokens_
-  std::unordered_set<std::string> special_;
-  std::unique_ptr<Matcher> raw_matcher_;         // tokens with normalized: false
-  std::unique_ptr<Matcher> normalized_matcher_;  // the others, their content normalized
+  std::unordered_set<std::string> special_;               // contents of the special tokens
+  std::unique_ptr<Matcher> raw_matcher_;                  // tokens with normalized: false
+  std::unique_ptr<Matcher> normalized_matcher_;           // the others, their content normalized
 };
 
 }  // namespace moe::tokenize

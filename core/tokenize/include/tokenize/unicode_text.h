@@ -14,8 +14,8 @@ bool is_numeric(char32_t cp);
 // The regex crate's Unicode \w (added tokens' single_word): Alphabetic, marks, Nd, Pc,
 // Join_Control.
 bool is_word_character(char32_t cp);
-// unicode_categories' is_mark_nonspacing (StripAccents): general category Mn.
-bool is_nonspacing_mark(char32_t cp);
+// unicode-normalization's is_combining_mark (StripAccents): general category M (Mn, Mc, Me).
+bool is_mark(char32_t cp);
 
 // char::to_lowercase on each character (full mappings, no context: no final sigma).
 std::string to_lowercase(std::string_view text);
