@@ -231,7 +231,9 @@ void BpeModel::tokenize(const std::string& word, std::vector<std::uint32_t>& ids
   merge(symbols);
   ids.insert(ids.end(), symbols.begin(), symbols.end());
   std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (cache_.size() < kCacheCapacity) cache_.emplace(word, std::move(symbols));
+  if (cache_.size() < kCacheCapacity && word.size() <= kLongestCachedWord) {
+    cache_.emplace(word, std::move(symbols));
+  }
 }
 
 }  // namespace moe::tokenize

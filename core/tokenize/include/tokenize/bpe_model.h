@@ -63,6 +63,7 @@ class BpeModel {
   std::vector<std::optional<std::uint32_t>> byte_tokens_;  // <0xNN> for each byte, if present
 
   static constexpr std::size_t kCacheCapacity = 1 << 19;
+  static constexpr std::size_t kLongestCachedWord = 256;  // bytes; longer words are rare
   mutable std::mutex cache_mutex_;
   mutable std::unordered_map<std::string, std::vector<std::uint32_t>> cache_;
 };
