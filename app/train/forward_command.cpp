@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "hf/hf_weights.h"
 #include "io/safetensors.h"
 #include "model/decoder_model.h"
 #include "model/lm_model.h"
+#include "model/moe_losses.h"
 #include "model_input.h"
 #include "train/input_error.h"
 
@@ -53,11 +55,63 @@ at::Tensor read_token_file(const std::string& path, int64_t vocab) {
   return tokens;
 }
 
+// Next-token loss as the reference's labels=input_ids computes it: logits at positions 0..T-2
+// against tokens 1..T-1, plus the MoE layers' aux and z losses at the config's weights.
+at::Tensor training_loss(model::ModelImpl& model, const at::Tensor& tokens,
+                         const protocol::TrainConfig& train, at::Tensor& logits) {
+  model::MoeLosses losses(model::loss_dtype(model.dtype()));
+  if (auto* decoder = dynamic_cast<model::DecoderModelImpl*>(&model)) {
+    logits = decoder->logits(tokens, &losses);
+  } else if (auto* lm = dynamic_cast<model::LmModelImpl*>(&model)) {
+    logits = lm->logits(tokens, &losses);
+  } else {
+    throw InputError("--backward: needs a token model (model.kind \"decoder\" or \"lm\")");
+  }
+  const int64_t t = tokens.size(1);
+  if (t < 2) throw InputError("--backward: needs sequences of at least 2 tokens");
+  model::ModelOutput out;
+  std::move(losses).fill(out);
+  const auto z = logits.narrow(1, 0, t - 1);
+  auto loss = at::cross_entropy_loss(z.reshape({-1, z.size(-1)}).to(out.aux_loss.scalar_type()),
+                                     tokens.narrow(1, 1, t - 1).reshape({-1}));
+  return loss + train.aux_loss_weight * out.aux_loss + train.z_loss_weight * out.z_loss;
+}
+
 at::ScalarType dtype_named(const std::string& name) {
   if (name == "float32") return at::kFloat;
   if (name == "float64") return at::kDouble;
   if (name == "bfloat16") return at::kBFloat16;
   throw InputError("--dtype: \"" + name + "\" is not one of float32, float64, bfloat16");
+}
+
+// --backward: the loss and every parameter's gradient, for a training-step comparison.
+int forward_backward(const std::string& model_path, const std::string& tokens_path,
+                     const std::string& out_path, const std::string& dtype) {
+  const ModelInput input = read_model_input(model_path);
+  const auto scalar =
+      dtype.empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(dtype);
+  auto model = build_model(input, scalar);
+  model->eval();  // no noise; the layers' routing is the training one
+  const auto tokens = read_token_file(tokens_path, input.config.model.vocab);
+  at::Tensor logits;
+  auto loss = training_loss(*model, tokens, input.config.train, logits);
+  loss.backward();
+  const auto out_dtype = scalar == at::kDouble ? at::kDouble : at::kFloat;
+  io::TensorMap grads;
+  for (const auto& p : model->named_parameters()) {
+    if (p.value().grad().defined()) grads[p.key()] = p.value().grad().to(out_dtype);
+  }
+  const bool decoder = input.config.model.kind == protocol::ModelKind::Decoder;
+  io::TensorMap out;
+  for (auto& [name, g] : decoder ? hf::weights_to_hf(input.config, grads) : grads) {
+    out["grad." + name] = g.contiguous();
+  }
+  out["loss"] = loss.detach().to(out_dtype).reshape({1});
+  out["logits"] = logits.detach().to(out_dtype).contiguous();
+  io::write_safetensors(out_path, out, {{"model", input.what}, {"dtype", c10::toString(scalar)}});
+  std::cerr << "forward --backward: " << input.what << ", loss " << loss.item<double>() << " -> "
+            << out_path << "\n";
+  return kExitOk;
 }
 
 }  // namespace
@@ -77,7 +131,12 @@ Command add_forward_command(CLI::App& app) {
   cmd->add_option("--out", *out_path, "safetensors file to write")->required();
   cmd->add_option("--dtype", *dtype,
                   "compute in float32, float64 or bfloat16 (default: the model's own)");
+  auto backward = std::make_shared<bool>(false);
+  cmd->add_flag("--backward", *backward,
+                "also write the next-token loss (with the aux loss) as `loss` and every "
+                "parameter's gradient as `grad.<name>` (a decoder's by its Hugging Face names)");
   return [=]() {
+    if (*backward) return forward_backward(*model_path, *tokens_path, *out_path, *dtype);
     const ModelInput input = read_model_input(*model_path);
     const auto scalar =
         dtype->empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(*dtype);

@@ -41,7 +41,9 @@ ModelInput read_model_input(const std::string& path) {
   input.config = protocol::load_config_file(config_path);
   input.weights = load_checkpoint(step_dir).model;
   // A run started from a Hugging Face folder keeps its tokenizer beside the config.
-  if (fs::exists(fs::path(run_dir) / "tokenizer.json")) input.tokenizer_dir = run_dir;
+  for (const auto& name : hf::tokenizer_files()) {
+    if (fs::exists(fs::path(run_dir) / name)) input.tokenizer_dir = run_dir;
+  }
   input.what = "run " + run_dir + " (" + fs::path(step_dir).filename().string() + ")";
   return input;
 }

@@ -6,12 +6,15 @@
 
 #include "commands.h"
 #include "dist/process_group.h"
+#include "hf/hf_folder.h"
 #include "launch/launch_note.h"
+#include "model_input.h"
 #include "protocol/config_overrides.h"
 #include "protocol/telemetry_writer.h"
 #include "train/checkpoint.h"
 #include "train/config_input.h"
 #include "train/engine_support.h"
+#include "train/model_state.h"
 #include "train/run_directory.h"
 #include "train/run_log.h"
 #include "train/stop_signal.h"
@@ -22,7 +25,7 @@ namespace moe::train {
 namespace {
 
 struct RunOptions {
-  std::string config, run_dir, runs_root = "runs", resume;
+  std::string config, run_dir, runs_root = "runs", resume, init_from;
   std::vector<std::string> overrides;
 };
 
@@ -112,9 +115,35 @@ std::string rank_stderr_log(const RunDirectory& dir, const dist::ProcessGroup& g
   return dir.path + "/stderr.rank" + std::to_string(group.rank()) + ".log";
 }
 
+// --init-from PATH: the weights of a Hugging Face folder or another run, loaded into the new
+// model; rank 0 keeps the folder's tokenizer files beside config.json (export-hf copies them).
+std::function<void(torch::nn::Module&)> initial_weights(const std::string& path,
+                                                        const RunDirectory& dir, bool speaks) {
+  auto input = std::make_shared<ModelInput>(read_model_input(path));
+  if (speaks && !input->tokenizer_dir.empty()) {
+    for (const auto& name : hf::tokenizer_files()) {
+      const auto from = std::filesystem::path(input->tokenizer_dir) / name;
+      if (!std::filesystem::exists(from)) continue;
+      std::filesystem::copy_file(from, std::filesystem::path(dir.path) / name,
+                                 std::filesystem::copy_options::overwrite_existing);
+    }
+  }
+  return [input](torch::nn::Module& model) {
+    try {
+      load_model_tensors(model, input->weights);
+    } catch (const std::invalid_argument& e) {
+      throw InputError("--init-from " + input->what + ": " + e.what() +
+                       " (the config must have the checkpoint's shapes: start from the config "
+                       "import-hf writes)");
+    }
+  };
+}
+
 int run_training(const RunOptions& o) {
   const bool resuming = !o.resume.empty();
   if (resuming && !o.config.empty()) throw InputError("--resume and --config: give one of them");
+  if (resuming && !o.init_from.empty())
+    throw InputError("--resume and --init-from: a resumed run has its checkpoint's weights");
   if (!resuming && o.config.empty())
     throw InputError("run: --config FILE or --resume DIR is required");
 
@@ -153,7 +182,8 @@ int run_training(const RunOptions& o) {
   protocol::TelemetryWriter telemetry(speaks ? &std::cout : nullptr,
                                       speaks ? dir.metrics() : std::string());
   RunLog log(speaks ? &telemetry : nullptr, rank_stderr_log(dir, group));
-  TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}, restart.count};
+  TrainerOptions options{MOE_ENGINE_VERSION, checkpoint, {}, restart.count, {}};
+  if (!o.init_from.empty()) options.init_weights = initial_weights(o.init_from, dir, speaks);
   // A resumed run's overrides replace config.json only once the checkpoint fits them: a --set
   // that does not fit must not spoil the next plain --resume.
   if (resuming && !o.overrides.empty() && speaks) {
@@ -185,6 +215,9 @@ Command add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--set", options->overrides, "Override a config key: key.path=value")
       ->type_name("KEY=VALUE");
+  cmd->add_option("--init-from", options->init_from,
+                  "Start from these weights: a Hugging Face folder, a run directory or a step "
+                  "directory");
   return [options] { return run_training(*options); };
 }
 

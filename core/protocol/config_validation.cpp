@@ -148,6 +148,7 @@ void check_decoder(const RunConfig& c, Checker& k) {
     k.add("/model/kv_heads", "must divide model.heads (" + std::to_string(m.heads) + "), got " +
                                  std::to_string(m.kv_heads));
   }
+  k.between("/model/pad_token", m.pad_token, -1, m.vocab - 1, "model.vocab - 1");
   k.positive("/model/rope_theta", m.rope_theta);
   k.positive("/model/norm_eps", m.norm_eps);
   k.between("/model/dense_hidden", m.dense_hidden, 0, limits::kMaxHidden);

@@ -153,6 +153,12 @@ void read_common(Reader& r, RunConfig& c) {
   m.head_dim = r.integer_or("head_dim", 0);
   if (m.heads > 0 && m.head_dim * m.heads == m.dim) m.head_dim = 0;
   m.norm_eps = r.number("rms_norm_eps");
+  // The reference's embedding takes pad_token_id as padding_idx: that row gets no gradient.
+  if (r.has("pad_token_id")) {
+    const int64_t pad = r.integer("pad_token_id");
+    if (pad < 0 || pad >= m.vocab) r.refuse("pad_token_id", "must be a token id below vocab_size");
+    m.pad_token = pad;
+  }
   m.tie_embeddings = r.boolean_or("tie_word_embeddings", false);
   const int64_t positions = r.integer_or("max_position_embeddings", 4096);
   m.seq_len = std::min<int64_t>(positions, 4096);
@@ -194,7 +200,7 @@ void read_common(Reader& r, RunConfig& c) {
   moe.gate_noise = 0.0;
   moe.fp32_gate = true;
   moe.batch_prioritized_routing = false;
-  moe.aux_loss = protocol::AuxLoss::GShard;
+  moe.aux_loss = protocol::AuxLoss::HfLoadBalancing;
   moe.top_k = r.integer("num_experts_per_tok");
   c.data.kind = protocol::DataKind::Synthetic;
 }
@@ -385,6 +391,7 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
   j["rms_norm_eps"] = m.norm_eps;
   j["rope_parameters"] = {{"rope_theta", m.rope_theta}, {"rope_type", "default"}};
   j["tie_word_embeddings"] = m.tie_embeddings;
+  j["pad_token_id"] = m.pad_token >= 0 ? nlohmann::ordered_json(m.pad_token) : nullptr;
   j["max_position_embeddings"] = std::max<int64_t>(m.seq_len, 4096);
   j["hidden_act"] = activation_name(moe.activation);
   j["num_experts_per_tok"] = moe.top_k;

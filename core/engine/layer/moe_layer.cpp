@@ -26,6 +26,11 @@ MoeOutput MoeLayerImpl::routed(const Routing& r, const RouteContext& where) cons
   MoeOutput result;
   result.l_aux = router_->aux_loss(r, where);
   result.z_loss = router_->z_loss(r);
+  if (config().aux_loss == protocol::AuxLoss::HfLoadBalancing) {
+    result.choice_share = r.plan.demand.to(r.scores.scalar_type()) /
+                          static_cast<double>(std::max<int64_t>(r.plan.group_tokens, 1));
+    result.mean_prob = r.scores.mean(0);
+  }
   result.stats = load_stats(r, result);
   return result;
 }

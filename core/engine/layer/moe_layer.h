@@ -20,6 +20,9 @@ struct MoeOutput {
   at::Tensor l_aux;   // 0-d, in the routing dtype (float32 with fp32_gate)
   at::Tensor z_loss;  // 0-d, in the routing dtype
   LayerLoad stats;    // on the device; stats.host() reads them
+  // moe.aux_loss "hf_load_balancing": this layer's share of all k choices per expert (no
+  // gradient) and mean router probability per expert [E]; the model combines every layer's.
+  at::Tensor choice_share, mean_prob;
 };
 
 class MoeLayerImpl : public torch::nn::Module {

@@ -87,6 +87,12 @@ at::Tensor SoftmaxTopKRouter::aux_loss(const Routing& r, const RouteContext& whe
   if (config_.aux_loss == protocol::AuxLoss::GShard) {
     return gshard_loss(r.scores, r.plan.first_counts, r.plan.group_tokens);
   }
+  if (config_.aux_loss == protocol::AuxLoss::HfLoadBalancing) {
+    // This layer alone (its telemetry figure); the model's loss combines the layers first.
+    const auto share = r.plan.demand.to(r.scores.scalar_type()) /
+                       static_cast<double>(std::max<int64_t>(r.plan.group_tokens, 1));
+    return (share * r.scores.mean(0)).sum() * static_cast<double>(config_.experts);
+  }
   if (config_.aux_loss == protocol::AuxLoss::LoadImportance) {
     GroupSum over_group;
     if (where.over_group()) {

@@ -31,7 +31,9 @@ void init_weights(torch::nn::Module& model) {
 
 DecoderModelImpl::DecoderModelImpl(const protocol::RunConfig& config) : config_(config.model) {
   const auto& m = config.model;
-  embed_tokens_ = register_module("embed_tokens", torch::nn::Embedding(m.vocab, m.dim));
+  auto embedding = torch::nn::EmbeddingOptions(m.vocab, m.dim);
+  if (m.pad_token >= 0) embedding.padding_idx(m.pad_token);
+  embed_tokens_ = register_module("embed_tokens", torch::nn::Embedding(embedding));
   layers_ = register_module("layers", torch::nn::ModuleList());
   const std::vector<bool> moe_mask = protocol::moe_layer_mask(config);
   for (int64_t i = 0; i < m.layers; ++i) {
@@ -44,6 +46,10 @@ DecoderModelImpl::DecoderModelImpl(const protocol::RunConfig& config) : config_(
         "lm_head", torch::nn::Linear(torch::nn::LinearOptions(m.dim, m.vocab).bias(false)));
   }
   init_weights(*this);
+  if (m.pad_token >= 0) {
+    at::NoGradGuard no_grad;
+    embed_tokens_->weight[m.pad_token].zero_();
+  }
 }
 
 std::vector<layer::MoeLayer> DecoderModelImpl::moe_layers() const {

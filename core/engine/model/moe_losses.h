@@ -22,6 +22,9 @@ class MoeLosses {
 
  private:
   at::Tensor aux_, z_;
+  // hf_load_balancing: the layers' choice shares and mean probabilities, summed.
+  at::Tensor share_sum_, prob_sum_;
+  int64_t balance_layers_ = 0;
   std::vector<layer::LayerLoad> load_;
 };
 

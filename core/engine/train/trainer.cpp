@@ -94,6 +94,7 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   // weights are those of a single process, whatever the number of ranks.
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   model_ = model::make_model(config_);
+  if (options_.init_weights && !options_.resume_from) options_.init_weights(*model_);
   device_ = runtime::compute_device(resolved_device(config_), group_.local_rank());
   model_->to(device_);
   model_->train();

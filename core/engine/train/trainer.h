@@ -34,6 +34,9 @@ struct TrainerOptions {
   std::optional<std::string> resume_from;  // a checkpoint step directory
   std::function<void()> on_resumed;        // called once resume_from has been loaded, if set
   int64_t restart = 0;                     // moe-train launch's MOE_RESTART (run_start's restart)
+  // Sets the new model's weights (run --init-from) before it is moved and distributed; not called
+  // when resuming from a checkpoint.
+  std::function<void(torch::nn::Module&)> init_weights;
 };
 
 // The ranks of one run: rank 0 writes the telemetry and the checkpoints, every rank trains its

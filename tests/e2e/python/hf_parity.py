@@ -1,11 +1,15 @@
 """The decoder families against their reference implementation (docs/MODELS.md, "Checked against
 the reference"): tiny random models made and saved by `transformers`, then `moe-train forward` on
-the saved folder, whose logits and router logits must equal the reference's forward pass.
+the saved folder, whose logits and router logits must equal the reference's forward pass; one
+training step's loss (with the family's aux loss) and every gradient (`forward --backward`); and
+the round trip import-hf -> run --init-from -> export-hf, loaded back by the reference.
 
 usage: hf_parity.py MOE_TRAIN WORKDIR [FAMILY ...]
 """
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -14,6 +18,8 @@ import transformers
 from safetensors.torch import load_file
 
 RTOL_FLOAT32 = 1e-4
+# Gradients sum over every token: float32 rounding grows with them.
+RTOL_GRAD = 1e-3
 
 # Each case: family, config class, model class, keyword arguments. Expert counts that are not a
 # power of two, k = 1 and k > 2, shared experts on and off, dense layers between MoE layers.
@@ -96,20 +102,128 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
           f"{len(ours_router)} MoE layers' router logits {worst_router:.2g}", flush=True)
     for f in failures:
         print(f"    {f}", flush=True)
+    if seed == 1:
+        return check_training_step(moe_train, family, index, model, folder, tokens_file,
+                                   tokens) and not failures
     return not failures
+
+
+EXPERT_TENSOR = re.compile(r"(.*\.experts)\.(\d+)\.(w1|w2|w3|gate_proj|up_proj|down_proj)\.weight$")
+
+
+def to_reference_layout(grads):
+    """Our gradients by checkpoint names (one tensor per expert) in the reference model's own
+    parameter layout: transformers 5 fuses each layer's experts into gate_up_proj and down_proj."""
+    out, experts = {}, {}
+    for name, g in grads.items():
+        name = name.replace(".block_sparse_moe.", ".mlp.")
+        m = EXPERT_TENSOR.match(name)
+        if not m:
+            out[name] = g
+            continue
+        part = {"w1": "gate", "gate_proj": "gate", "w3": "up", "up_proj": "up"}.get(m[3], "down")
+        experts.setdefault(m[1], {}).setdefault(part, {})[int(m[2])] = g
+    for prefix, parts in experts.items():
+        n = len(parts["gate"])
+        out[prefix + ".gate_up_proj"] = torch.stack(
+            [torch.cat([parts["gate"][e], parts["up"][e]], 0) for e in range(n)])
+        out[prefix + ".down_proj"] = torch.stack([parts["down"][e] for e in range(n)])
+    return out
+
+
+def check_training_step(moe_train, family, index, model, folder, tokens_file, tokens):
+    """One training step's loss (next-token cross-entropy plus the family's aux loss) and every
+    parameter's gradient against the reference's loss.backward()."""
+    out_file = os.path.join(folder, "backward.safetensors")
+    run([moe_train, "forward", "--backward", "--model", folder, "--tokens", tokens_file, "--out",
+         out_file])
+    ours = load_file(out_file)
+    model.zero_grad()
+    ref = model(tokens, labels=tokens, output_router_logits=True)
+    ref.loss.backward()
+    failures = []
+    ref_loss = float(ref.loss.detach())
+    loss_err = abs(float(ours["loss"][0]) - ref_loss) / abs(ref_loss)
+    if loss_err > RTOL_FLOAT32:
+        failures.append(f"loss {float(ours['loss'][0]):.6g}, reference {ref_loss:.6g}")
+    grads = to_reference_layout({k[len("grad."):]: v for k, v in ours.items()
+                                 if k.startswith("grad.")})
+    ref_grads = {n: p.grad for n, p in model.named_parameters() if p.grad is not None}
+    missing = sorted(set(ref_grads) - set(grads))
+    extra = sorted(set(grads) - set(ref_grads))
+    if missing or extra:
+        failures.append(f"gradients missing {missing[:4]}, unexpected {extra[:4]}")
+    worst, worst_name = 0.0, ""
+    for name in sorted(set(ref_grads) & set(grads)):
+        if grads[name].shape != ref_grads[name].shape:
+            failures.append(f"{name}: shape {list(grads[name].shape)}, reference "
+                            f"{list(ref_grads[name].shape)}")
+            continue
+        scale = float(ref_grads[name].abs().max())
+        if scale == 0.0:  # an expert no token chose
+            err = float(grads[name].abs().max())
+        else:
+            err = relative_error(grads[name], ref_grads[name])
+        if err > worst:
+            worst, worst_name = err, name
+    if worst > RTOL_GRAD:
+        failures.append(f"gradient of {worst_name}: relative error {worst:.3g} > {RTOL_GRAD}")
+    status = "FAIL" if failures else "ok"
+    print(f"{status} {family} case {index} training step: loss relative error {loss_err:.2g}, "
+          f"{len(ref_grads)} gradients, worst {worst:.2g} ({worst_name})", flush=True)
+    for f in failures:
+        print(f"    {f}", flush=True)
+    return not failures
+
+
+def check_round_trip(moe_train, workdir, family, folder):
+    """import-hf -> run --init-from (3 steps) -> export-hf -> the reference loads the export and
+    computes our forward's logits on the run's checkpoint; the weights must have moved."""
+    base = os.path.join(workdir, f"{family}-roundtrip")
+    os.makedirs(base, exist_ok=True)
+    config = os.path.join(base, "imported.json")
+    run([moe_train, "import-hf", folder, "--config-out", config])
+    run_dir = os.path.join(base, "run")
+    run([moe_train, "run", "--config", config, "--init-from", folder, "--run-dir", run_dir,
+         "--set", "train.steps=3", "--set", "train.checkpoint_every=3", "--set",
+         "model.seq_len=16", "--set", "train.batch_size=4", "--set", "train.lr=0.01"])
+    exported = os.path.join(base, "exported")
+    run([moe_train, "export-hf", run_dir, exported])
+    reference = transformers.AutoModelForCausalLM.from_pretrained(exported).eval()
+    original = transformers.AutoModelForCausalLM.from_pretrained(folder).eval()
+    tokens_file = os.path.join(folder, "tokens.json")
+    with open(tokens_file) as f:
+        tokens = torch.tensor(json.load(f))
+    out_file = os.path.join(base, "forward.safetensors")
+    run([moe_train, "forward", "--model", run_dir, "--tokens", tokens_file, "--out", out_file])
+    ours = load_file(out_file)["logits"]
+    with torch.no_grad():
+        ref = reference(tokens).logits
+        before = original(tokens).logits
+    err = relative_error(ours, ref)
+    moved = relative_error(before, ref)
+    ok = err <= RTOL_FLOAT32 and moved > 1e-3
+    print(f"{'ok' if ok else 'FAIL'} {family} round trip import -> 3 steps -> export: logits "
+          f"relative error {err:.2g} (weights moved by {moved:.2g})", flush=True)
+    return ok
 
 
 def main():
     moe_train, workdir = sys.argv[1], sys.argv[2]
     families = set(sys.argv[3:])
-    os.makedirs(workdir, exist_ok=True)
+    shutil.rmtree(workdir, ignore_errors=True)  # a run directory is never reused
+    os.makedirs(workdir)
     ok = True
+    round_trips = {}
     for index, (family, config_name, model_name, kwargs) in enumerate(CASES):
         if families and family not in families:
             continue
         for seed in (1, 2):
             ok &= check_case(moe_train, workdir, index, family, config_name, model_name, kwargs,
                              seed)
+        round_trips.setdefault(family, os.path.join(workdir, f"{family}-{index}-seed1"))
+    for family, folder in round_trips.items():
+        ok &= check_round_trip(moe_train, workdir, family, folder)
     sys.exit(0 if ok else 1)
 
 

@@ -68,6 +68,11 @@ const std::unordered_map<std::string, Description>& descriptions() {
         limits::kMaxDim}},
       {"/model/rope_theta", {"RoPE base", "decoder only: the rotary embeddings' base θ."}},
       {"/model/norm_eps", {"Norm epsilon", "decoder only: RMSNorm's ε."}},
+      {"/model/pad_token",
+       {"Padding token",
+        "decoder only: the padding token's id; its embedding row starts at zero and gets no "
+        "gradient (the reference's padding_idx). -1: none.",
+        -1, limits::kMaxVocab}},
       {"/model/qkv_bias",
        {"QKV bias", "decoder only: the query, key and value projections have biases (Qwen2)."}},
       {"/model/qk_norm",
@@ -113,7 +118,10 @@ const std::unordered_map<std::string, Description>& descriptions() {
       {"/moe/fc1_bias", {"FC1 bias", "Experts' first layer has a bias [E, H]."}},
       {"/moe/fc2_bias", {"FC2 bias", "Experts' second layer has a bias [E, M]."}},
       {"/moe/aux_loss",
-       {"Auxiliary loss", "gshard: E·Σ P·f; load_importance: needs gate noise; none."}},
+       {"Auxiliary loss",
+        "gshard: E·Σ P·f; load_importance: needs gate noise; none; hf_load_balancing: "
+        "transformers' loss, E·Σ F·P with F every choice's share, both over all MoE layers at "
+        "once."}},
       {"/moe/cosine_proj_dim",
        {"Cosine projection", "Cosine gate only: projection width D.", 1, limits::kMaxDim}},
       {"/moe/cosine_init_t",

@@ -17,7 +17,8 @@ std::string unusedReason(const std::string& pointer, const protocol::RunConfig& 
              pointer == "/model/head_dim" || pointer == "/model/rope_theta" ||
              pointer == "/model/norm_eps" || pointer == "/model/qkv_bias" ||
              pointer == "/model/qk_norm" || pointer == "/model/dense_hidden" ||
-             pointer == "/model/dense_layers" || pointer == "/moe/shared_hidden") {
+             pointer == "/model/dense_layers" || pointer == "/model/pad_token" ||
+             pointer == "/moe/shared_hidden") {
     if (!decoder) return "used by model.kind \"decoder\" only";
   } else if (pointer == "/moe/normalize_gate") {
     if (c.moe.router == protocol::RouterKind::TopKSoftmax)

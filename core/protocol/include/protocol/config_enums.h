@@ -23,7 +23,8 @@ enum class ExpertFfn { Mlp, Glu };
 enum class RouterKind { SoftmaxTopK, TopKSoftmax };
 enum class Activation { Gelu, Relu, Silu };
 enum class Gate { Top, Cosine };
-enum class AuxLoss { GShard, LoadImportance, None };
+// hf_load_balancing: transformers' load_balancing_loss_func, over every MoE layer at once.
+enum class AuxLoss { GShard, LoadImportance, None, HfLoadBalancing };
 enum class Backend { Auto, Gloo, Nccl };
 enum class Optimizer { AdamW, Sgd };
 enum class Schedule { Constant, Cosine, Linear };
@@ -79,7 +80,7 @@ MOE_CONFIG_ENUM_NAMES(ExpertFfn, "mlp", "glu");
 MOE_CONFIG_ENUM_NAMES(RouterKind, "softmax_top_k", "top_k_softmax");
 MOE_CONFIG_ENUM_NAMES(Activation, "gelu", "relu", "silu");
 MOE_CONFIG_ENUM_NAMES(Gate, "top", "cosine");
-MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none");
+MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none", "hf_load_balancing");
 MOE_CONFIG_ENUM_NAMES(Backend, "auto", "gloo", "nccl");
 MOE_CONFIG_ENUM_NAMES(Optimizer, "adamw", "sgd");
 MOE_CONFIG_ENUM_NAMES(Schedule, "constant", "cosine", "linear");

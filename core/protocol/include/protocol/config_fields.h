@@ -38,6 +38,7 @@ void visit_config(Config& c, Visitor& v) {
     v.choice("qk_norm", m.qk_norm);
     v.field("dense_hidden", m.dense_hidden);
     v.field("dense_layers", m.dense_layers);
+    v.field("pad_token", m.pad_token);
   });
   v.section("moe", [&] {
     auto& m = c.moe;

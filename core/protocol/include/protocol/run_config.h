@@ -28,6 +28,7 @@ struct ModelConfig {
   QkNorm qk_norm = QkNorm::None;  // RMSNorm on queries and keys: per head or over all heads
   int64_t dense_hidden = 0;       // the dense MLP's width in dense layers (0: moe.hidden)
   std::string dense_layers;       // layers with a dense MLP instead of MoE: "0, 3" (0-based)
+  int64_t pad_token = -1;         // its embedding row gets no gradient (-1: none)
 };
 
 struct BiasBalancingConfig {
