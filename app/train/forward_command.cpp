@@ -14,6 +14,8 @@
 #include "model/lm_model.h"
 #include "model/moe_losses.h"
 #include "model_input.h"
+#include "protocol/config_overrides.h"
+#include "protocol/config_validation.h"
 #include "train/input_error.h"
 
 namespace moe::train {
@@ -84,10 +86,29 @@ at::ScalarType dtype_named(const std::string& name) {
   throw InputError("--dtype: \"" + name + "\" is not one of float32, float64, bfloat16");
 }
 
+// --set KEY=VALUE on the model's config: routing keys (moe.fp32_gate, moe.capacity_factor, ...);
+// keys that change the parameters' shapes fail when the weights load.
+ModelInput with_overrides(ModelInput input, const std::vector<std::string>& overrides) {
+  if (overrides.empty()) return input;
+  auto json = protocol::to_json(input.config);
+  try {
+    protocol::apply_overrides(json, overrides);
+  } catch (const std::exception& e) {
+    throw InputError(std::string("--set: ") + e.what());
+  }
+  input.config = protocol::config_from_json(json);
+  const auto problems = protocol::validate(input.config, {});
+  if (!problems.empty()) {
+    throw InputError("--set: " + problems.front().pointer + ": " + problems.front().message);
+  }
+  return input;
+}
+
 // --backward: the loss and every parameter's gradient, for a training-step comparison.
 int forward_backward(const std::string& model_path, const std::string& tokens_path,
-                     const std::string& out_path, const std::string& dtype) {
-  const ModelInput input = read_model_input(model_path);
+                     const std::string& out_path, const std::string& dtype,
+                     const std::vector<std::string>& overrides) {
+  const ModelInput input = with_overrides(read_model_input(model_path), overrides);
   const auto scalar =
       dtype.empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(dtype);
   auto model = build_model(input, scalar);
@@ -131,13 +152,18 @@ Command add_forward_command(CLI::App& app) {
   cmd->add_option("--out", *out_path, "safetensors file to write")->required();
   cmd->add_option("--dtype", *dtype,
                   "compute in float32, float64 or bfloat16 (default: the model's own)");
+  auto overrides = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--set", *overrides,
+                  "Override a key of the model's config (routing keys): key.path=value")
+      ->type_name("KEY=VALUE");
   auto backward = std::make_shared<bool>(false);
   cmd->add_flag("--backward", *backward,
                 "also write the next-token loss (with the aux loss) as `loss` and every "
                 "parameter's gradient as `grad.<name>` (a decoder's by its Hugging Face names)");
   return [=]() {
-    if (*backward) return forward_backward(*model_path, *tokens_path, *out_path, *dtype);
-    const ModelInput input = read_model_input(*model_path);
+    if (*backward)
+      return forward_backward(*model_path, *tokens_path, *out_path, *dtype, *overrides);
+    const ModelInput input = with_overrides(read_model_input(*model_path), *overrides);
     const auto scalar =
         dtype->empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(*dtype);
     auto model = build_model(input, scalar);

@@ -6,6 +6,8 @@ the round trip import-hf -> run --init-from -> export-hf, loaded back by the ref
 
 usage: hf_parity.py MOE_TRAIN WORKDIR [FAMILY ...]
 """
+import contextlib
+import copy
 import json
 import os
 import re
@@ -105,7 +107,80 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
     if seed == 1:
         return check_training_step(moe_train, family, index, model, folder, tokens_file,
                                    tokens) and not failures
-    return not failures
+    return check_float64(moe_train, family, index, model, folder, tokens_file,
+                         tokens) and not failures
+
+
+RTOL_FLOAT64 = 1e-10
+
+
+@contextlib.contextmanager
+def float64_throughout():
+    """The reference computes RMSNorm, the rotary tables and the router's softmax in float32 even
+    for a float64 model (its casts to float32 are deliberate for bfloat16 training). To hold our
+    float64 path to 1e-10, those casts keep float64 while this is active: the reference's own
+    math, in the precision the comparison needs."""
+    tensor_to, tensor_float = torch.Tensor.to, torch.Tensor.float
+    functional_softmax, torch_softmax = torch.nn.functional.softmax, torch.softmax
+
+    def widened(dtype):
+        return torch.float64 if dtype is torch.float32 else dtype
+
+    def to(self, *args, **kwargs):
+        if self.dtype == torch.float64:
+            args = tuple(widened(a) if isinstance(a, torch.dtype) else a for a in args)
+            if "dtype" in kwargs:
+                kwargs["dtype"] = widened(kwargs["dtype"])
+        return tensor_to(self, *args, **kwargs)
+
+    def as_float(self, *args, **kwargs):
+        return self if self.dtype == torch.float64 else tensor_float(self, *args, **kwargs)
+
+    def softmax_of(original):
+        def softmax(x, *args, **kwargs):
+            if x.dtype == torch.float64 and kwargs.get("dtype") is torch.float32:
+                kwargs["dtype"] = torch.float64
+            return original(x, *args, **kwargs)
+        return softmax
+
+    torch.Tensor.to, torch.Tensor.float = to, as_float
+    torch.nn.functional.softmax = softmax_of(functional_softmax)
+    torch.softmax = softmax_of(torch_softmax)
+    try:
+        yield
+    finally:
+        torch.Tensor.to, torch.Tensor.float = tensor_to, tensor_float
+        torch.nn.functional.softmax, torch.softmax = functional_softmax, torch_softmax
+
+
+def check_float64(moe_train, family, index, model, folder, tokens_file, tokens):
+    """forward in float64 (routing in float64 too) against the float64 reference."""
+    out_file = os.path.join(folder, "forward64.safetensors")
+    run([moe_train, "forward", "--model", folder, "--tokens", tokens_file, "--out", out_file,
+         "--dtype", "float64", "--set", "moe.fp32_gate=false"])
+    ours = load_file(out_file)
+    ref64 = copy.deepcopy(model).double()
+    for module in ref64.modules():
+        if hasattr(module, "config"):  # the grouped GEMM kernel has no float64: the eager loop
+            module.config._experts_implementation = "eager"
+    for module in ref64.modules():  # the rotary frequencies, as float64 as ours
+        if hasattr(module, "inv_freq") and hasattr(module, "config"):
+            dim = module.inv_freq.numel() * 2
+            theta = module.config.rope_parameters["rope_theta"]
+            freq = 1.0 / (theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+            module.inv_freq = freq
+            module.original_inv_freq = freq.clone()
+    with torch.no_grad(), float64_throughout():
+        ref = ref64(tokens, output_router_logits=True)
+    err = relative_error(ours["logits"], ref.logits)
+    router = [relative_error(v, t) for (_, v), t in zip(
+        sorted((int(k.split(".")[1]), v) for k, v in ours.items() if k.startswith("router_")),
+        ref.router_logits)]
+    worst = max([err] + router)
+    ok = ours["logits"].dtype == torch.float64 and worst <= RTOL_FLOAT64
+    print(f"{'ok' if ok else 'FAIL'} {family} case {index} float64: logits relative error "
+          f"{err:.2g}, router logits {max(router, default=0.0):.2g}", flush=True)
+    return ok
 
 
 EXPERT_TENSOR = re.compile(r"(.*\.experts)\.(\d+)\.(w1|w2|w3|gate_proj|up_proj|down_proj)\.weight$")
