@@ -31,6 +31,52 @@ nlohmann::json lm_f64() {
   return c;
 }
 
+// A decoder of the Hugging Face families (docs/MODELS.md): grouped-query attention with QK norm,
+// a dense first layer, glu experts with a gated shared expert (Qwen2-MoE's), Mixtral's router,
+// dropless, and transformers' aux loss over all layers (whose shares are the group's).
+nlohmann::json decoder_f64() {
+  nlohmann::json c = tiny_config("decoder");
+  c["model"].update({{"dim", 32},
+                     {"layers", 2},
+                     {"heads", 4},
+                     {"kv_heads", 2},
+                     {"seq_len", 16},
+                     {"vocab", 64},
+                     {"qk_norm", "head"},
+                     {"dense_layers", "0"}});
+  c["moe"] = {{"experts", 4},
+              {"top_k", 2},
+              {"hidden", 24},
+              {"activation", "silu"},
+              {"expert_ffn", "glu"},
+              {"fc1_bias", false},
+              {"fc2_bias", false},
+              {"capacity_factor", 0.0},
+              {"router", "top_k_softmax"},
+              {"fp32_gate", false},
+              {"aux_loss", "hf_load_balancing"},
+              {"shared_hidden", 16},
+              {"shared_gate", true}};
+  c["train"].update({{"steps", 4}, {"batch_size", 8}, {"dtype", "float64"}, {"lr", 0.01}});
+  return c;
+}
+
+TEST(Distributed, DecoderFamiliesMatchOneProcess) {
+  TempDir dir;
+  auto config = decoder_f64();
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  for (int ranks : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_training(one, run_on_ranks(dir, config, ranks, "dec" + std::to_string(ranks)));
+  }
+  // Fewer experts than ranks: each expert's hidden units sharded over two ranks. A fixed capacity
+  // (64 slots, even): dropless capacity is rounded up to the sharding there, and the expert_load
+  // events would report the rounded one.
+  config["moe"].update({{"experts", 2}, {"top_k", 1}, {"capacity_factor", 1.0}});
+  expect_same_training(run_on_ranks(dir, config, 1, "one_sharded"),
+                       run_on_ranks(dir, config, 4, "sharded4"));
+}
+
 TEST(Distributed, ExpertParallelMatchesOneProcess) {
   TempDir dir;
   const auto config = helloworld_f64();
