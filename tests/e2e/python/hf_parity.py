@@ -283,6 +283,33 @@ def check_round_trip(moe_train, workdir, family, folder):
     return ok
 
 
+def check_refusals(moe_train, workdir, folder):
+    """What the engine cannot honour is refused by name, exit status 2, never ignored."""
+    with open(os.path.join(folder, "config.json")) as f:
+        good = json.load(f)
+    cases = [
+        ("model_type", {**good, "model_type": "llama"}),
+        ("rope_parameters.rope_type", {**good, "rope_parameters": {"rope_theta": 1e4,
+                                                                   "rope_type": "yarn"}}),
+        ("use_sliding_window", {**good, "use_sliding_window": True}),
+        ("frobnicate", {**good, "frobnicate": 3}),
+    ]
+    ok = True
+    for key, config in cases:
+        bad = os.path.join(workdir, f"refused-{key}")
+        shutil.copytree(folder, bad)
+        with open(os.path.join(bad, "config.json"), "w") as f:
+            json.dump(config, f)
+        proc = subprocess.run([moe_train, "import-hf", bad, "--config-out",
+                               os.path.join(bad, "out.json")], capture_output=True, text=True)
+        named = f'"{key}"' in proc.stderr or key in proc.stderr
+        good_refusal = proc.returncode == 2 and named
+        ok &= good_refusal
+        print(f"{'ok' if good_refusal else 'FAIL'} refused {key}: exit {proc.returncode}: "
+              f"{proc.stderr.strip()}", flush=True)
+    return ok
+
+
 def main():
     moe_train, workdir = sys.argv[1], sys.argv[2]
     families = set(sys.argv[3:])
@@ -299,6 +326,8 @@ def main():
         round_trips.setdefault(family, os.path.join(workdir, f"{family}-{index}-seed1"))
     for family, folder in round_trips.items():
         ok &= check_round_trip(moe_train, workdir, family, folder)
+    if "qwen2_moe" in round_trips:
+        ok &= check_refusals(moe_train, workdir, round_trips["qwen2_moe"])
     sys.exit(0 if ok else 1)
 
 
