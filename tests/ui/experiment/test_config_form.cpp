@@ -71,7 +71,7 @@ class TestConfigForm : public QObject {
     QVERIFY(qobject_cast<QLineEdit*>(form_->fieldEditor("/train/lr")->editor()));
     QVERIFY(qobject_cast<QLineEdit*>(form_->fieldEditor("/data/path")->editor()));
     auto* combo = qobject_cast<QComboBox*>(form_->fieldEditor("/moe/aux_loss")->editor());
-    QCOMPARE(combo->count(), 3);
+    QCOMPARE(combo->count(), 4);  // gshard, load_importance, none, hf_load_balancing
     auto* dim = qobject_cast<QSpinBox*>(form_->fieldEditor("/model/dim")->editor());
     QCOMPARE(dim->minimum(), 2);
     QCOMPARE(dim->maximum(), int(moe::protocol::limits::kMaxDim));
@@ -160,7 +160,7 @@ class TestConfigForm : public QObject {
     QCOMPARE(combo->currentText(), QString("tanh"));
     QVERIFY(form_->fieldEditor("/moe/activation")->problem().contains("must be one of"));
     doc_->setText(R"({"moe": {"activation": "relu"}})");
-    QCOMPARE(combo->count(), 3);  // the stray item is gone
+    QCOMPARE(combo->count(), 4);  // gshard, load_importance, none, hf_load_balancing  // the stray item is gone
     QCOMPARE(combo->currentText(), QString("relu"));
   }
 
