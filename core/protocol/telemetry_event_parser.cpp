@@ -70,6 +70,9 @@ void check(ExpertLoadEvent& e, EventFields& f) {
   // Views index all three by expert: unequal lengths would read out of bounds there.
   if (e.kept.size() != e.counts.size() || e.importance.size() != e.counts.size()) {
     f.fail("counts, kept and importance differ in length");
+  } else if (e.bias && e.bias->size() != e.counts.size()) {
+    f.fail("\"bias\": expected " + std::to_string(e.counts.size()) +
+           " numbers (one per expert), got " + std::to_string(e.bias->size()));
   }
 }
 
@@ -111,6 +114,10 @@ class FieldReader {
   }
   void optional(const char* key, std::optional<double>& out) { out = f_.optional_number(key); }
   void optional(const char* key, std::optional<std::string>& out) { out = f_.optional_string(key); }
+  void optional(const char* key, std::optional<std::vector<double>>& out) {
+    auto it = object_.find(key);
+    if (it != object_.end() && !it->is_null()) out = f_.numbers(key);
+  }
   void text_or_empty(const char* key, std::string& out) {
     out = f_.optional_string(key).value_or("");
   }

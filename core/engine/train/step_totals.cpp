@@ -30,6 +30,10 @@ void StepTotals::add(const model::ModelOutput& out) {
   }
 }
 
+void StepTotals::keep_selection_bias(size_t layer, const at::Tensor& bias) {
+  if (layer < layers_.size()) layers_[layer].selection_bias = bias.detach().clone();
+}
+
 protocol::ExpertLoadEvent StepTotals::expert_load(int64_t step, int64_t layer) const {
   const LayerTotals& t = layers_.at(layer);
   // Metrics of the summed counts; capacity is per micro-batch (each pass routes separately).
@@ -51,6 +55,11 @@ protocol::ExpertLoadEvent StepTotals::expert_load(int64_t step, int64_t layer) c
   for (double v : s.importance) e.importance.push_back(v / n);
   e.l_aux = s.l_aux / n;
   e.z_loss = s.z_loss / n;
+  if (t.selection_bias.defined()) {
+    const at::Tensor bias = t.selection_bias.to(at::kCPU, at::kDouble).contiguous();
+    const double* b = bias.data_ptr<double>();
+    e.bias.emplace(b, b + bias.numel());
+  }
   return e;
 }
 

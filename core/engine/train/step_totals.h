@@ -24,13 +24,19 @@ class StepTotals {
   double aux_loss() const { return aux_; }
   double z_loss() const { return z_; }
 
-  // docs/ROUTING.md, "Load metrics" for MoE layer `layer` over the whole step.
+  // The selection bias [E] MoE layer `layer` routed this step with, kept before the update after
+  // the optimizer step changes it (a copy on its device: no sync).
+  void keep_selection_bias(size_t layer, const at::Tensor& bias);
+
+  // docs/ROUTING.md, "Load metrics" for MoE layer `layer` over the whole step, with the kept
+  // selection bias when there is one.
   protocol::ExpertLoadEvent expert_load(int64_t step, int64_t layer) const;
   size_t layers() const { return layers_.size(); }
 
  private:
   struct LayerTotals {
     at::Tensor demand, kept, means;  // sums over micro-batches, as in LayerLoad
+    at::Tensor selection_bias;       // undefined without bias balancing
     int64_t capacity = 0;
   };
   int64_t micro_ = 0, tokens_ = 0;

@@ -259,7 +259,13 @@ void Trainer::train_step(int64_t step) {
     }
     lr = learning_rate(t, step);
     if (update) optimizer_->step(lr);
-    for (auto& layer : model_->moe_layers()) layer->update_selection_bias();
+    auto layers = model_->moe_layers();
+    for (size_t i = 0; i < layers.size(); ++i) {
+      // The telemetry reports the bias this step routed with, not the one the next step will.
+      if (layers[i]->config().bias_balancing.enabled)
+        totals.keep_selection_bias(i, layers[i]->selection_bias());
+      layers[i]->update_selection_bias();
+    }
   }
   const double step_ms = ms_since(start);
   step_ = step;

@@ -87,6 +87,41 @@ TEST(ParseEventLine, ExpertLoadArraysMustAgree) {
   EXPECT_TRUE(std::isnan(std::get<ExpertLoadEvent>(*e).importance[1]));
 }
 
+// moe.bias_balancing's selection bias: optional, one number per expert when present.
+TEST(ParseEventLine, ExpertLoadBias) {
+  const std::string base =
+      R"({"v":1,"type":"expert_load","t":0,"step":1,"layer":0,"capacity":4,"dropped_frac":0,)"
+      R"("cv":0,"max_over_mean":1,"load_entropy":1,"router_entropy":1,"dead_experts":0,)"
+      R"("l_aux":1,"z_loss":0,"counts":[1,2],"kept":[1,2],"importance":[0.5,0.5])";
+  auto without = parse_event_line(base + "}");
+  ASSERT_TRUE(without.has_value());
+  EXPECT_FALSE(std::get<ExpertLoadEvent>(*without).bias.has_value());
+  EXPECT_FALSE(to_json(*without).contains("bias"));  // absent stays absent when written
+  auto with = parse_event_line(base + R"(,"bias":[0.25,-0.125]})");
+  ASSERT_TRUE(with.has_value());
+  EXPECT_THAT(*std::get<ExpertLoadEvent>(*with).bias, ElementsAre(0.25, -0.125));
+  EXPECT_EQ(to_json(*with)["bias"], nlohmann::json::parse("[0.25,-0.125]"));
+  auto null_bias = parse_event_line(base + R"(,"bias":null})");  // optional: null reads unset
+  ASSERT_TRUE(null_bias.has_value());
+  EXPECT_FALSE(std::get<ExpertLoadEvent>(*null_bias).bias.has_value());
+
+  std::string error;
+  EXPECT_EQ(kind_of(base + R"(,"bias":[0.25]})", &error), LineKind::kMalformed);
+  EXPECT_EQ(error, "expert_load: \"bias\": expected 2 numbers (one per expert), got 1");
+  EXPECT_EQ(kind_of(base + R"(,"bias":0.25})", &error), LineKind::kMalformed);
+  EXPECT_EQ(error, "expert_load: \"bias\": expected an array, got number 0.25");
+  EXPECT_EQ(kind_of(base + R"(,"bias":[0.25,"x"]})", &error), LineKind::kMalformed);
+  EXPECT_THAT(error, HasSubstr("\"bias\": expected an array of numbers"));
+
+  // In a stream, the bad line is counted as malformed and the good ones still arrive.
+  TelemetryReader reader;
+  auto events =
+      reader.feed(base + R"(,"bias":[1,2,3]})" + "\n" + base + R"(,"bias":[1,2]})" + "\n");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(reader.stats().malformed, 1);
+  EXPECT_THAT(reader.last_error(), HasSubstr("\"bias\""));
+}
+
 TEST(ParseEventLine, OptionalFields) {
   auto e = parse_event_line(R"({"v":1,"type":"eval","t":0,"step":1,"loss":1})");
   ASSERT_TRUE(e.has_value());

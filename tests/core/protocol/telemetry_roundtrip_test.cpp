@@ -69,6 +69,7 @@ std::vector<TelemetryEvent> all_events() {
   load.importance = {0.25, 0.125, 0.375, 0.25};
   load.l_aux = 1.125;
   load.z_loss = 0.5;
+  load.bias = std::vector<double>{-0.001, 0.0, 0.0025, -0.0015};
 
   PhasesEvent phases;
   phases.t = 1.7;
@@ -159,6 +160,8 @@ TEST(TelemetryRoundTrip, EveryEventThroughStreamAndFile) {
   EXPECT_THAT(load.counts, ElementsAre(10, 0, 6, 16));
   EXPECT_THAT(load.importance, ElementsAre(0.25, 0.125, 0.375, 0.25));
   EXPECT_EQ(load.capacity, 8);
+  ASSERT_TRUE(load.bias.has_value());
+  EXPECT_THAT(*load.bias, ElementsAre(-0.001, 0.0, 0.0025, -0.0015));
   EXPECT_EQ(std::get<RunStartEvent>(back[0]).config["name"], "rt");
   EXPECT_FALSE(std::get<EvalEvent>(back[5]).accuracy.has_value());
   EXPECT_EQ(std::get<LogEvent>(back[7]).msg, "line one\nline \"two\" \xc3\xbc");

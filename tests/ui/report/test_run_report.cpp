@@ -330,8 +330,9 @@ class TestRunReport : public QObject {
     const QStringList& header = load_rows.first();
     const qsizetype counts = header.indexOf("counts_0"), kept = header.indexOf("kept_0"),
                     importance = header.indexOf("importance_0");
-    QVERIFY(counts > 0 && kept == counts + 4 && importance == kept + 4);
-    QCOMPARE(header.size(), importance + 4);
+    const qsizetype bias = header.indexOf("bias_0");
+    QVERIFY(counts > 0 && kept == counts + 4 && importance == kept + 4 && bias == importance + 4);
+    QCOMPARE(header.size(), bias + 4);
     for (size_t i = 0; i < loads.size(); ++i) {
       const QStringList& row = load_rows[qsizetype(i) + 1];
       const auto& e = loads[i];
@@ -341,6 +342,11 @@ class TestRunReport : public QObject {
         QCOMPARE(row[counts + qsizetype(x)].toLongLong(), e.counts[x]);
         QCOMPARE(row[kept + qsizetype(x)].toLongLong(), e.kept[x]);
         QVERIFY(sameNumber(row[importance + qsizetype(x)], e.importance[x]));
+        if (e.bias) {
+          QVERIFY(sameNumber(row[bias + qsizetype(x)], (*e.bias)[x]));
+        } else {
+          QVERIFY(row[bias + qsizetype(x)].isEmpty());  // no bias balancing: empty cells
+        }
       }
     }
 

@@ -194,7 +194,11 @@ class CsvHeader {
   }
   template <typename T>
   void optional(const char* key, const std::optional<T>&) {
-    out_ << QLatin1String(key);
+    if constexpr (std::is_same_v<T, std::vector<double>>) {
+      field(key, T{});  // a column per expert, as for the arrays always written
+    } else {
+      out_ << QLatin1String(key);
+    }
   }
   void text_or_empty(const char* key, const std::string&) { out_ << QLatin1String(key); }
   void nonzero(const char* key, const int64_t&) { out_ << QLatin1String(key); }
@@ -233,6 +237,9 @@ class CsvRows {
   }
   void optional(const char*, const std::optional<std::string>& value) {
     cells_ << (value ? text(*value) : QString());
+  }
+  void optional(const char* key, const std::optional<std::vector<double>>& value) {
+    field(key, value ? *value : std::vector<double>{});  // empty cells where it is absent
   }
   template <typename T>
   void optional(const char*, const std::optional<T>& value) {

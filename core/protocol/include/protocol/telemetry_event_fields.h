@@ -6,7 +6,8 @@
 // visit_event(e, v) calls, for each field of `e` (an event or `const` one), one of:
 //   v.field(key, T& value)        // always written; a reader requires it. T: int64_t, double,
 //                                 // std::string, std::vector<int64_t>, std::vector<double>
-//   v.optional(key, std::optional<T>& value)   // written when set; absent (or null) reads unset
+//   v.optional(key, std::optional<T>& value)   // written when set; absent (or null) reads unset;
+//                                              // T: as for field
 //   v.text_or_empty(key, std::string& value)   // always written; absent or null reads ""
 //   v.nonzero(key, int64_t& value)             // written when > 0; absent reads 0
 //   v.object(key, nlohmann::json& value)       // a JSON object kept as it is (run_start's config)
@@ -61,6 +62,7 @@ void visit_event(E& e, V& v) {
     v.field("counts", e.counts);
     v.field("kept", e.kept);
     v.field("importance", e.importance);
+    v.optional("bias", e.bias);
   } else if constexpr (std::is_same_v<Event, PhasesEvent>) {
     v.field("step", e.step);
     v.number_map("ms", e.ms);

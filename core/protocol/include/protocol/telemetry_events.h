@@ -59,6 +59,9 @@ struct ExpertLoadEvent {
   int64_t dead_experts = 0;
   std::vector<double> importance;
   double l_aux = 0, z_loss = 0;
+  // moe.bias_balancing: the selection bias [E] this step routed with (before the update that
+  // follows the step); unset when the layer balances without one.
+  std::optional<std::vector<double>> bias;
 };
 
 // The phases the engine times; a reader keeps any other name it finds too.
