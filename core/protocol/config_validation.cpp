@@ -191,10 +191,13 @@ void check_model(const RunConfig& c, Checker& k) {
   }
   k.between("/model/seq_len", m.seq_len, 1, limits::kMaxSeqLen);
   k.between("/model/vocab", m.vocab, 1, limits::kMaxVocab);
-  // The lm reads bytes: every byte value must be a token.
-  if ((m.kind == ModelKind::Lm || m.kind == ModelKind::Decoder) && c.data.kind == DataKind::Text &&
-      m.vocab >= 1 && m.vocab < 256) {
-    k.add("/model/vocab", "must be >= 256 for byte-level text (data.kind \"text\"), got " +
+  // Text read as bytes: every byte value must be a token.
+  const bool byte_text =
+      (c.data.kind == DataKind::Text || c.data.kind == DataKind::Jsonl) && c.data.tokenizer.empty();
+  if ((m.kind == ModelKind::Lm || m.kind == ModelKind::Decoder) && byte_text && m.vocab >= 1 &&
+      m.vocab < 256) {
+    k.add("/model/vocab", "must be >= 256 for byte-level text (data.kind " +
+                              quote(to_string(c.data.kind)) + " without data.tokenizer), got " +
                               std::to_string(m.vocab));
   }
 }
@@ -276,27 +279,58 @@ void check_train(const RunConfig& c, Checker& k) {
   k.between("/train/threads", t.threads, 0, limits::kMaxThreads);  // 0 = library default
 }
 
+// The files data.path and data.tokenizer name exist on this machine. A Megatron data set is a
+// prefix: PREFIX.bin and PREFIX.idx.
+void check_data_files(const DataConfig& d, Checker& k) {
+  std::error_code ec;
+  if (d.kind == DataKind::Megatron) {
+    for (const char* suffix : {".idx", ".bin"}) {
+      if (!std::filesystem::is_regular_file(d.path + suffix, ec)) {
+        k.add("/data/path", "not found: " + quote(d.path + suffix) +
+                                " (a Megatron data set is named by its prefix: PREFIX.bin and "
+                                "PREFIX.idx)");
+      }
+    }
+  } else if (!std::filesystem::exists(d.path, ec)) {
+    k.add("/data/path", "not found: " + quote(d.path));
+  }
+  const bool tokenized = d.kind == DataKind::Text || d.kind == DataKind::Jsonl;
+  if (tokenized && !d.tokenizer.empty() && !std::filesystem::is_regular_file(d.tokenizer, ec) &&
+      !std::filesystem::is_regular_file(std::filesystem::path(d.tokenizer) / "tokenizer.json",
+                                        ec)) {
+    k.add("/data/tokenizer",
+          "not found: " + quote(d.tokenizer) + " (a tokenizer.json, or a folder holding one)");
+  }
+}
+
 void check_data(const RunConfig& c, const ValidateOptions& options, Checker& k) {
   const DataConfig& d = c.data;
   const bool images = d.kind == DataKind::Idx || d.kind == DataKind::Cifar10;
   if (images && c.model.kind != ModelKind::Image) {
     k.add("/data/kind", quote(to_string(d.kind)) + " needs model.kind \"image\", got " +
                             quote(to_string(c.model.kind)));
-  } else if (d.kind == DataKind::Text && c.model.kind != ModelKind::Lm &&
+  } else if (!images && d.kind != DataKind::Synthetic && c.model.kind != ModelKind::Lm &&
              c.model.kind != ModelKind::Decoder) {
-    k.add("/data/kind",
-          "\"text\" needs model.kind \"lm\" or \"decoder\", got " + quote(to_string(c.model.kind)));
+    k.add("/data/kind", quote(to_string(d.kind)) + " needs model.kind \"lm\" or \"decoder\", got " +
+                            quote(to_string(c.model.kind)));
   }
   // synthetic generates its own data and ignores data.path.
   if (d.kind != DataKind::Synthetic) {
     if (d.path.empty()) {
       k.add("/data/path", "is required for data.kind " + quote(to_string(d.kind)));
     } else if (options.check_files) {
-      std::error_code ec;
-      if (!std::filesystem::exists(d.path, ec)) k.add("/data/path", "not found: " + quote(d.path));
+      check_data_files(d, k);
     }
   }
   k.unit_interval("/data/val_fraction", d.val_fraction);
+  if (d.kind == DataKind::Jsonl && d.text_field.empty()) {
+    k.add("/data/text_field", "must name the JSON field that holds each document");
+  }
+  k.at_least("/data/eos_token", d.eos_token, -1);
+  if (d.eos_token >= c.model.vocab && c.model.vocab >= 1) {
+    k.add("/data/eos_token", "must be below model.vocab (" + std::to_string(c.model.vocab) +
+                                 "), got " + std::to_string(d.eos_token));
+  }
 }
 
 }  // namespace

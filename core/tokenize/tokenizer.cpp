@@ -88,6 +88,11 @@ const std::string* Tokenizer::id_to_token(std::uint32_t id) const {
   return model_->id_to_token(id);
 }
 
+std::optional<std::uint32_t> Tokenizer::token_to_id(const std::string& token) const {
+  if (const auto added = added_.token_to_id(token)) return added;
+  return model_->token_to_id(token);
+}
+
 std::size_t Tokenizer::vocab_size() const {
   return model_->vocab_size();
 }

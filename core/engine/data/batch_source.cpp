@@ -1,10 +1,12 @@
 // make_batch_source: picks the source for config.data and config.model.
 #include "data/batch_source.h"
 
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
 #include "data/cifar_reader.h"
+#include "data/corpus_source.h"
 #include "data/idx_reader.h"
 #include "data/synthetic_source.h"
 #include "data/text_source.h"
@@ -32,9 +34,9 @@ std::unique_ptr<BatchSource> make_synthetic(const protocol::RunConfig& c,
     case protocol::ModelKind::Lm:
     case protocol::ModelKind::Decoder:
       return make_generated_source(seed, markov_batches(m.vocab, m.seq_len, seed),
-                                   "synthetic " + to_string(m.kind) + ": sparse Markov chain over " +
-                                       std::to_string(m.vocab) + " tokens, sequences of " +
-                                       std::to_string(m.seq_len));
+                                   "synthetic " + to_string(m.kind) +
+                                       ": sparse Markov chain over " + std::to_string(m.vocab) +
+                                       " tokens, sequences of " + std::to_string(m.seq_len));
     case protocol::ModelKind::Image:
       return make_generated_source(seed, quadrant_image_batches(),
                                    "synthetic image: 1x28x28 noise, label = top-left quadrant "
@@ -53,15 +55,34 @@ ImageSet held_out(ImageSet* train, ImageSet test, bool has_test, double val_frac
 
 }  // namespace
 
+std::string resolved_tokenizer(const protocol::RunConfig& config, const SourceOptions& options) {
+  if (!config.data.tokenizer.empty()) return config.data.tokenizer;
+  if (config.model.kind != protocol::ModelKind::Decoder || options.run_tokenizer_dir.empty()) {
+    return "";
+  }
+  const auto own = std::filesystem::path(options.run_tokenizer_dir) / "tokenizer.json";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(own, ec) ? own.string() : "";
+}
+
 std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config,
-                                               const at::Device& device) {
+                                               const at::Device& device,
+                                               const SourceOptions& options) {
   const protocol::DataConfig& d = config.data;
   const auto seed = static_cast<uint64_t>(config.seed);
   switch (d.kind) {
     case protocol::DataKind::Synthetic:
       return make_synthetic(config, device);
     case protocol::DataKind::Text:
-      return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
+    case protocol::DataKind::Jsonl: {
+      const std::string tokenizer = resolved_tokenizer(config, options);
+      if (d.kind == protocol::DataKind::Text && tokenizer.empty()) {
+        return make_text_source(d.path, config.model.seq_len, d.val_fraction, seed);
+      }
+      return make_cached_corpus_source(config, tokenizer, options.progress);
+    }
+    case protocol::DataKind::Megatron:
+      return make_megatron_source(config);
     case protocol::DataKind::Idx: {
       IdxData data = load_idx(d.path);
       std::string what = "IDX '" + data.dir + "'";

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/token_cache_builder.h"
 #include "protocol/run_config.h"
 
 namespace moe::data {
@@ -69,11 +70,26 @@ class BatchSource {
 std::unique_ptr<BatchSource> prefetch(std::unique_ptr<BatchSource> inner, int64_t batch_size,
                                       int depth = 2);
 
+// What a source may need beyond the config (moe-train run passes its run directory and log).
+struct SourceOptions {
+  // A folder that may hold the run's own tokenizer.json (a run started with --init-from a Hugging
+  // Face folder keeps it in its run directory): a decoder's "text" and "jsonl" data are encoded
+  // with it when data.tokenizer is "".
+  std::string run_tokenizer_dir;
+  // Token cache builds report their progress here (may be empty).
+  CacheProgressFn progress;
+};
+
 // The source for config.data (and model kind / shapes), seeded with config.seed.
 // DataError for unreadable, malformed or truncated files. Not prefetched (see prefetch()).
 // `device` is where the run computes: synthetic helloworld inputs are drawn there (see
 // helloworld_batches); every other source makes host tensors.
 std::unique_ptr<BatchSource> make_batch_source(const protocol::RunConfig& config,
-                                               const at::Device& device = at::kCPU);
+                                               const at::Device& device = at::kCPU,
+                                               const SourceOptions& options = {});
+
+// The tokenizer "text" and "jsonl" data are encoded with: data.tokenizer, else for a decoder the
+// run's own (options.run_tokenizer_dir/tokenizer.json when it exists), else "" (bytes).
+std::string resolved_tokenizer(const protocol::RunConfig& config, const SourceOptions& options);
 
 }  // namespace moe::data

@@ -17,6 +17,7 @@
 #include "trace/run_trace.h"
 #include "train/amp.h"
 #include "train/checkpoint.h"
+#include "train/data_progress.h"
 #include "train/engine_support.h"
 #include "train/evaluation.h"
 #include "train/input_error.h"
@@ -103,10 +104,12 @@ Trainer::Trainer(const protocol::RunConfig& config, RunDirectory dir,
   gradients_ =
       std::make_unique<GradientSync>(group_, parts_.replicated, parts_.split, parts_.split_copies);
   optimizer_ = make_optimizer(config_.train, parts_.parameters);
-  data_ = data::on_device(data::rank_slice(data::prefetch(data::make_batch_source(config_, device_),
-                                                          config_.train.batch_size),
-                                           group_.rank(), group_.world_size()),
-                          device_);
+  data_ = data::on_device(
+      data::rank_slice(data::prefetch(data::make_batch_source(config_, device_,
+                                                              run_data_options(dir_.path, log_)),
+                                      config_.train.batch_size),
+                       group_.rank(), group_.world_size()),
+      device_);
   hosts_ = gather_hosts(group_, host_name());
   group_.name_hosts(hosts_);
   amp_ = config_.train.amp && config_.train.dtype == protocol::Dtype::Float32;

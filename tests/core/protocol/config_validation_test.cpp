@@ -14,6 +14,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using testing::formatted;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing::pointers;
 using testing::TempDir;
@@ -139,6 +140,18 @@ const RuleCase kRules[] = {
     {R"({"data": {"kind": "cifar10", "path": ""}, "model": {"kind": "image"}})", "/data/path",
      R"(is required for data.kind "cifar10")"},
     {R"({"data": {"val_fraction": 1.0}})", "/data/val_fraction", ""},
+    {R"({"data": {"kind": "jsonl", "path": "x"}})", "/data/kind",
+     R"("jsonl" needs model.kind "lm" or "decoder", got "helloworld")"},
+    {R"({"data": {"kind": "megatron", "path": "x"}, "model": {"kind": "image"}})", "/data/kind",
+     R"("megatron" needs model.kind "lm" or "decoder", got "image")"},
+    {R"({"data": {"kind": "jsonl", "path": "x", "text_field": ""}, "model": {"kind": "lm"}})",
+     "/data/text_field", "must name the JSON field that holds each document"},
+    {R"({"data": {"eos_token": -2}})", "/data/eos_token", "must be >= -1, got -2"},
+    {R"({"data": {"eos_token": 256}})", "/data/eos_token",
+     "must be below model.vocab (256), got 256"},
+    {R"({"model": {"kind": "lm", "vocab": 100}, "data": {"kind": "jsonl", "path": "x"}})",
+     "/model/vocab",
+     R"(must be >= 256 for byte-level text (data.kind "jsonl" without data.tokenizer), got 100)"},
     {R"({"model": {"kind": "lm", "vocab": 100}, "data": {"kind": "text", "path": "x"}})",
      "/model/vocab", ""},
     {R"({"telemetry": {"every": 0}})", "/telemetry/every", ""},
@@ -158,6 +171,32 @@ TEST(Validate, AcceptsBoundaryValues) {
     "parallel": {"nproc": 4, "backend": "nccl"},
     "train": {"batch_size": 8, "momentum": 0.99, "device": "cuda", "threads": 0}})"));
   EXPECT_THAT(formatted(check(j)), IsEmpty());
+}
+
+TEST(Validate, DataFilesAreCheckedByKind) {
+  TempDir dir;
+  const std::string prefix = dir.file("set");
+  dir.write("set.idx", "x");
+  RunConfig c;
+  c.model.kind = ModelKind::Lm;
+  c.data.kind = DataKind::Megatron;
+  c.data.path = prefix;
+  EXPECT_THAT(formatted(validate(c)),
+              ElementsAre(HasSubstr("(a Megatron data set is named by its prefix: PREFIX.bin and "
+                                    "PREFIX.idx)")));
+  EXPECT_THAT(pointers(validate(c)), ElementsAre("/data/path"));
+  dir.write("set.bin", "x");
+  EXPECT_THAT(validate(c), IsEmpty());
+  // A tokenizer folder must hold tokenizer.json; with one, a small vocabulary is the model's own.
+  c.data.kind = DataKind::Jsonl;
+  c.data.path = prefix + ".idx";
+  c.data.tokenizer = dir.file("");
+  c.model.vocab = 100;
+  EXPECT_THAT(formatted(validate(c)),
+              ElementsAre(HasSubstr("(a tokenizer.json, or a folder holding one)")));
+  EXPECT_THAT(pointers(validate(c)), ElementsAre("/data/tokenizer"));
+  dir.write("tokenizer.json", "{}");
+  EXPECT_THAT(validate(c), IsEmpty());
 }
 
 TEST(Validate, ParallelRulesUseNodesTimesNproc) {

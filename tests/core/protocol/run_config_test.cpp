@@ -52,7 +52,8 @@ TEST(RunConfigDefaults, MatchSpec) {
               "dtype": "float32", "amp": false, "clip_grad_norm": 0.0, "aux_loss_weight": 0.01,
               "z_loss_weight": 0.0, "eval_every": 0, "eval_batches": 10, "checkpoint_every": 0,
               "keep_checkpoints": 2, "device": "auto", "threads": 0},
-    "data": {"kind": "synthetic", "path": "", "val_fraction": 0.1},
+    "data": {"kind": "synthetic", "path": "", "val_fraction": 0.1, "tokenizer": "",
+             "text_field": "text", "eos_token": -1, "cache_dir": ""},
     "telemetry": {"every": 1, "expert_load": true, "phases": true, "trace": false,
                   "capture_every": 0, "capture_max_mb": 256, "tensorboard": false}})");
   EXPECT_EQ(j, expected) << j.dump(2);

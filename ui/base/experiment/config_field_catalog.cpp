@@ -209,8 +209,9 @@ const std::unordered_map<std::string, Description>& descriptions() {
         limits::kMaxThreads}},
       {"/data/kind",
        {"Kind",
-        "synthetic (generated), text (lm, byte-level), idx (MNIST / Fashion-MNIST) or "
-        "cifar10 (binary batches)."}},
+        "synthetic (generated), text (plain text files), jsonl (JSON Lines documents), "
+        "megatron (Megatron-LM's PREFIX.bin / PREFIX.idx token files), idx (MNIST / "
+        "Fashion-MNIST images) or cifar10 (binary batches)."}},
       {"/data/path",
        {"Path",
         "File or folder with the data set (not used by synthetic). A text folder stands "
@@ -219,6 +220,20 @@ const std::unordered_map<std::string, Description>& descriptions() {
        {"Validation fraction",
         "Share held out for evaluation when the data set has no test "
         "split; in [0, 1)."}},
+      {"/data/tokenizer",
+       {"Tokenizer",
+        "text and jsonl: a tokenizer.json, or a folder holding one, that encodes each document "
+        "once into a token cache; empty: bytes, or the run's own tokenizer after --init-from a "
+        "Hugging Face folder."}},
+      {"/data/text_field", {"Text field", "jsonl: the field of each line that holds the text."}},
+      {"/data/eos_token",
+       {"EOS token",
+        "Id put after each document; -1: the tokenizer's (tokenizer_config.json eos_token, "
+        "else config.json eos_token_id).",
+        -1}},
+      {"/data/cache_dir",
+       {"Token cache folder",
+        "Where token caches are written; empty: beside the data (PATH.moe-tokens/)."}},
       {"/telemetry/every", {"Log every", "Steps between step / expert-load / phase events.", 1}},
       {"/telemetry/expert_load", {"Expert load", "Emit per-layer routing metrics."}},
       {"/telemetry/phases", {"Phase times", "Emit gate/dispatch/experts/... timings."}},
@@ -303,7 +318,8 @@ class CatalogVisitor {
       f.max = kIntMax;
     }
     f.read_only = f.pointer == "/schema";
-    f.is_path = f.pointer == "/data/path";
+    f.is_path = f.pointer == "/data/path" || f.pointer == "/data/tokenizer" ||
+                f.pointer == "/data/cache_dir";
     // The tooltip always names the key as it is written in JSON and in --set.
     f.help = dottedKey(f.pointer) + (f.help.empty() ? "" : "\n" + f.help);
   }

@@ -47,6 +47,12 @@ std::string unusedReason(const std::string& pointer, const protocol::RunConfig& 
   } else if (pointer == "/data/path") {
     if (c.data.kind == protocol::DataKind::Synthetic)
       return "synthetic data is generated, not read";
+  } else if (pointer == "/data/tokenizer" || pointer == "/data/cache_dir" ||
+             pointer == "/data/eos_token") {
+    if (c.data.kind != protocol::DataKind::Text && c.data.kind != protocol::DataKind::Jsonl)
+      return "used by data.kind \"text\" and \"jsonl\" only";
+  } else if (pointer == "/data/text_field") {
+    if (c.data.kind != protocol::DataKind::Jsonl) return "used by data.kind \"jsonl\" only";
   } else if (pointer == "/parallel/backend" || pointer == "/parallel/expert_parallel" ||
              pointer == "/parallel/timeout_s") {
     if (protocol::config_world(c.parallel).value_or(1) <= 1)

@@ -30,7 +30,9 @@ enum class Optimizer { AdamW, Sgd };
 enum class Schedule { Constant, Cosine, Linear };
 enum class Dtype { Float32, Float64, BFloat16, Float16 };
 enum class Device { Auto, Cpu, Cuda };
-enum class DataKind { Synthetic, Text, Idx, Cifar10 };
+// idx is MNIST-style image files; jsonl is JSON Lines documents; megatron is Megatron-LM's indexed
+// token files (PREFIX.bin / PREFIX.idx).
+enum class DataKind { Synthetic, Text, Idx, Cifar10, Jsonl, Megatron };
 
 // The JSON name of each value, indexed by the enum's underlying value (specialised below).
 template <class E>
@@ -86,7 +88,7 @@ MOE_CONFIG_ENUM_NAMES(Optimizer, "adamw", "sgd");
 MOE_CONFIG_ENUM_NAMES(Schedule, "constant", "cosine", "linear");
 MOE_CONFIG_ENUM_NAMES(Dtype, "float32", "float64", "bfloat16", "float16");
 MOE_CONFIG_ENUM_NAMES(Device, "auto", "cpu", "cuda");
-MOE_CONFIG_ENUM_NAMES(DataKind, "synthetic", "text", "idx", "cifar10");
+MOE_CONFIG_ENUM_NAMES(DataKind, "synthetic", "text", "idx", "cifar10", "jsonl", "megatron");
 #undef MOE_CONFIG_ENUM_NAMES
 
 template <class E, class = void>

@@ -106,6 +106,10 @@ void visit_config(Config& c, Visitor& v) {
     v.choice("kind", d.kind);
     v.field("path", d.path);
     v.field("val_fraction", d.val_fraction);
+    v.field("tokenizer", d.tokenizer);
+    v.field("text_field", d.text_field);
+    v.field("eos_token", d.eos_token);
+    v.field("cache_dir", d.cache_dir);
   });
   v.section("telemetry", [&] {
     auto& t = c.telemetry;

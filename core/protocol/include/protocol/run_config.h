@@ -91,6 +91,12 @@ struct DataConfig {
   DataKind kind = DataKind::Synthetic;
   std::string path;
   double val_fraction = 0.1;
+  // text and jsonl: a tokenizer.json (or a folder holding one) that encodes the documents into a
+  // token cache; "" reads bytes (docs/MODELS.md, "Data for these models").
+  std::string tokenizer;
+  std::string text_field = "text";  // jsonl: the field of each line that holds the document
+  int64_t eos_token = -1;           // the id after each document (-1: the tokenizer's EOS)
+  std::string cache_dir;            // where token caches go ("": beside the data)
 };
 
 struct TelemetryConfig {

@@ -6,6 +6,7 @@
 // post-processor.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ class Tokenizer {
   std::string decode(const std::vector<std::uint32_t>& ids, bool skip_special_tokens = true) const;
 
   std::size_t vocab_size() const;
+  // The id of `token` (added or in the model), or nothing.
+  std::optional<std::uint32_t> token_to_id(const std::string& token) const;
   // The token of `id` (added or in the model), or nullptr.
   const std::string* id_to_token(std::uint32_t id) const;
 

@@ -1,0 +1,14 @@
+#pragma once
+// How a run shows the building of a token cache (docs/MODELS.md, "Data for these models"): a
+// progress line on a terminal after every batch, and a log event (the app's log pane, stderr.log)
+// every few seconds with the share read, the speed and an ETA; one line when it is done or reused.
+#include "data/batch_source.h"
+#include "train/run_log.h"
+
+namespace moe::train {
+
+// The data options of a run in `run_dir` that logs to `log` (which must outlive the source's
+// construction).
+data::SourceOptions run_data_options(const std::string& run_dir, RunLog& log);
+
+}  // namespace moe::train
