@@ -11,6 +11,8 @@
 #include "widgets/expert_load_heatmap.h"
 #include "widgets/layer_load_heatmap.h"
 #include "widgets/plot_export.h"
+#include "widgets/selection_bias_heatmap.h"
+#include "widgets/shared_expert_note.h"
 
 namespace moe::ui {
 
@@ -25,7 +27,10 @@ LoadPage::LoadPage(QWidget* parent) : QWidget(parent) {
   heatmap_ = new ExpertLoadHeatmap(this);
   layers_ = new LayerLoadHeatmap(this);
   bars_ = new ExpertLoadBars(this);
+  bias_ = new SelectionBiasHeatmap(this);
+  shared_ = new SharedExpertNote(this);
   installPlotMenu(heatmap_, "expert-load-heatmap");
+  installPlotMenu(bias_, "selection-bias-heatmap");
   installPlotMenu(layers_, "layer-load-heatmap");
   installPlotMenu(bars_, "expert-load");
 
@@ -37,13 +42,35 @@ LoadPage::LoadPage(QWidget* parent) : QWidget(parent) {
   choices->addWidget(value_box_);
   choices->addStretch(1);
 
+  bias_pane_ = new QWidget(this);
+  auto* bias_layout = new QVBoxLayout(bias_pane_);
+  bias_layout->setContentsMargins(0, 0, 0, 0);
+  bias_layout->setSpacing(0);
+  auto* bias_title = new QLabel(
+      tr("Selection bias (moe.bias_balancing), against the layer's mean: added to the scores "
+         "to choose experts; green draws tokens to an expert, purple pushes them away"),
+      bias_pane_);
+  bias_title->setWordWrap(true);
+  bias_title->setContentsMargins(6, 2, 6, 0);
+  bias_layout->addWidget(bias_title);
+  bias_layout->addWidget(bias_, 1);
+  bias_pane_->setVisible(false);
+
+  auto* bars_pane = new QWidget(this);  // the shared expert's note above the routed experts
+  auto* bars_layout = new QVBoxLayout(bars_pane);
+  bars_layout->setContentsMargins(0, 0, 0, 0);
+  bars_layout->setSpacing(2);
+  bars_layout->addWidget(shared_);
+  bars_layout->addWidget(bars_, 1);
+
   auto* lower = new QSplitter(Qt::Horizontal, this);
-  lower->addWidget(bars_);
+  lower->addWidget(bars_pane);
   lower->addWidget(layers_);
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(heatmap_);
+  splitter->addWidget(bias_pane_);
   splitter->addWidget(lower);
-  splitter->setSizes({400, 300});
+  splitter->setSizes({340, 240, 300});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 4, 0, 0);
@@ -53,6 +80,7 @@ LoadPage::LoadPage(QWidget* parent) : QWidget(parent) {
   connect(layer_box_, &QComboBox::currentIndexChanged, this, [this] {
     if (layer_box_->currentIndex() < 0) return;
     heatmap_->setLayer(layer());
+    bias_->setLayer(layer());
     bars_->setLayer(layer());
   });
   connect(value_box_, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -75,6 +103,9 @@ void LoadPage::updateFrom(const RunSeries& series) {
   heatmap_->updateFrom(series);
   layers_->updateFrom(series);
   bars_->updateFrom(series);
+  bias_->updateFrom(series);
+  bias_pane_->setVisible(bias_->hasBias());
+  shared_->updateFrom(series);
 }
 
 void LoadPage::updateLayerChoices(const std::vector<int64_t>& layers) {
@@ -87,6 +118,7 @@ void LoadPage::updateLayerChoices(const std::vector<int64_t>& layers) {
   const int index = keep.isValid() ? layer_box_->findData(keep) : 0;
   layer_box_->setCurrentIndex(std::max(index, 0));
   heatmap_->setLayer(layer());
+  bias_->setLayer(layer());
   bars_->setLayer(layer());
 }
 

@@ -27,7 +27,7 @@ ExpertLoadHeatmap::ExpertLoadHeatmap(QWidget* parent) : QCustomPlot(parent) {
 void ExpertLoadHeatmap::setLayer(int64_t layer) {
   if (layer == layer_) return;
   layer_ = layer;
-  stale_ = true;
+  source_.invalidate();
 }
 
 void ExpertLoadHeatmap::setValueKind(Kind kind) {
@@ -38,7 +38,7 @@ void ExpertLoadHeatmap::setValueKind(Kind kind) {
 
 void ExpertLoadHeatmap::setStepRange(const StepRange& range) {
   range_ = range;
-  stale_ = true;
+  source_.invalidate();
 }
 
 size_t ExpertLoadHeatmap::binsForWidth(int pixels) {
@@ -47,13 +47,8 @@ size_t ExpertLoadHeatmap::binsForWidth(int pixels) {
 
 void ExpertLoadHeatmap::updateFrom(const RunSeries& series) {
   const size_t bins = binsForWidth(axisRect()->width() > 0 ? axisRect()->width() : width());
-  const uint64_t version = series.version();
-  if (!stale_ && &series == source_ && version == source_version_ && bins == source_bins_) return;
+  if (!source_.changed(series, bins)) return;
   matrix_ = series.loadMatrix(layer_, range_, bins, LoadValue::kCounts);
-  source_ = &series;
-  source_version_ = version;
-  source_bins_ = bins;
-  stale_ = false;
   rebuild();
 }
 
@@ -90,10 +85,9 @@ void ExpertLoadHeatmap::rebuild() {
 }
 
 QString ExpertLoadHeatmap::tooltipAt(double step, double expert) const {
-  if (!map_->visible()) return {};
-  const int bin = cellIndex(step, map_->data()->keyRange(), static_cast<int>(matrix_.bins));
-  const int e = cellIndex(expert, map_->data()->valueRange(), static_cast<int>(matrix_.experts));
-  if (bin < 0 || e < 0) return {};
+  const auto cell = stepCellAt(map_, step, expert);
+  if (!cell) return {};
+  const int bin = cell->first, e = cell->second;
   const QString steps = stepSpanText(matrix_.first_step[bin], matrix_.last_step[bin]);
   const double count = matrix_.at(bin, e);
   const double mean_share = [&] {

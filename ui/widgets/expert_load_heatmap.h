@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include "base/telemetry/series_columns.h"
+#include "widgets/step_heatmap.h"
 
 namespace moe::ui {
 
@@ -65,11 +66,7 @@ class ExpertLoadHeatmap : public QCustomPlot {
   QCPColorMap* map_ = nullptr;
   QCPColorScale* scale_ = nullptr;
 
-  // What the drawn matrix was read from; a difference means read again.
-  const RunSeries* source_ = nullptr;
-  uint64_t source_version_ = 0;
-  size_t source_bins_ = 0;
-  bool stale_ = true;
+  StepHeatmapSource source_;
 };
 
 }  // namespace moe::ui

@@ -1,6 +1,8 @@
 #include "widgets/heatmap_style.h"
 
 #include <QToolTip>
+
+#include <array>
 #include <cmath>
 
 #include "draw/palette.h"
@@ -17,17 +19,30 @@ QCPColorGradient viridisGradient() {
   return g;
 }
 
-QCPColorGradient balanceGradient() {
+namespace {
+
+// A diverging gradient: five colours at even steps, low end to high end; NaN is transparent.
+QCPColorGradient divergingGradient(const std::array<QColor, 5>& stops) {
   QCPColorGradient g;
   g.clearColorStops();
-  g.setColorStopAt(0.00, QColor(0x21, 0x66, 0xac));
-  g.setColorStopAt(0.25, QColor(0x92, 0xc5, 0xde));
-  g.setColorStopAt(0.50, QColor(0xf7, 0xf7, 0xf7));
-  g.setColorStopAt(0.75, QColor(0xf4, 0xa5, 0x82));
-  g.setColorStopAt(1.00, QColor(0xb2, 0x18, 0x2b));
+  for (size_t i = 0; i < stops.size(); ++i) g.setColorStopAt(i / 4.0, stops[i]);
   g.setColorInterpolation(QCPColorGradient::ciRGB);
   g.setNanHandling(QCPColorGradient::nhTransparent);
   return g;
+}
+
+}  // namespace
+
+QCPColorGradient balanceGradient() {
+  return divergingGradient({QColor(0x21, 0x66, 0xac), QColor(0x92, 0xc5, 0xde),
+                            QColor(0xf7, 0xf7, 0xf7), QColor(0xf4, 0xa5, 0x82),
+                            QColor(0xb2, 0x18, 0x2b)});
+}
+
+QCPColorGradient biasGradient() {
+  return divergingGradient({QColor(0x76, 0x2a, 0x83), QColor(0xc2, 0xa5, 0xcf),
+                            QColor(0xf7, 0xf7, 0xf7), QColor(0xa6, 0xdb, 0xa0),
+                            QColor(0x1b, 0x78, 0x37)});
 }
 
 QCPColorScale* addColorScale(QCustomPlot* plot, QCPColorMap* map, const QString& label) {

@@ -15,6 +15,9 @@ QCPColorGradient viridisGradient();
 // Diverging around the middle (ColorBrewer's RdBu, reversed): blue = underused, near-white =
 // balanced, red = overloaded. Meant for a 0..2 range of load / mean load. NaN is transparent.
 QCPColorGradient balanceGradient();
+// Diverging around the middle for a signed value whose sign is no verdict (ColorBrewer's PRGn):
+// purple = negative, near-white = 0, green = positive; the selection bias. NaN is transparent.
+QCPColorGradient biasGradient();
 
 // A colour scale to the right of the plot's axis rect, sharing its top and bottom margins so the
 // two line up, labelled and styled like style_plot's axes.

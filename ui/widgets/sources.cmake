@@ -1,6 +1,6 @@
 # Reusable plots: the time-series plot (synced zoom, decimation, smoothing, export), its step
-# markers, the kept/dropped bars, the heatmaps over steps, experts, layers and ranks, and the
-# phase breakdown.
+# markers, the kept/dropped bars, the heatmaps over steps, experts, layers and ranks (the selection
+# bias too), the shared expert's note, and the phase breakdown.
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/adaptive_r_markers.h
@@ -32,6 +32,10 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rank_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/restart_markers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/restart_markers.h
+  ${CMAKE_CURRENT_LIST_DIR}/selection_bias_heatmap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/selection_bias_heatmap.h
+  ${CMAKE_CURRENT_LIST_DIR}/shared_expert_note.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/shared_expert_note.h
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_heatmap.h
   ${CMAKE_CURRENT_LIST_DIR}/step_markers.cpp

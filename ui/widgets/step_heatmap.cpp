@@ -1,9 +1,20 @@
 #include "widgets/step_heatmap.h"
 
+#include "base/telemetry/run_series.h"
 #include "widgets/heatmap_style.h"
 #include "widgets/plot_style.h"
 
 namespace moe::ui {
+
+bool StepHeatmapSource::changed(const RunSeries& series, size_t bins) {
+  const uint64_t version = series.version();
+  if (!stale_ && &series == series_ && version == version_ && bins == bins_) return false;
+  series_ = &series;
+  version_ = version;
+  bins_ = bins;
+  stale_ = false;
+  return true;
+}
 
 QCPColorMap* makeStepHeatmap(QCustomPlot* plot, const QString& row_label,
                              const QString& scale_label) {
@@ -47,6 +58,15 @@ bool placeStepCells(QCustomPlot* plot, QCPColorMap* map, const std::vector<doubl
   plot->xAxis->setRange(keys.lower - half_cell, keys.upper + half_cell);
   plot->yAxis->setRange(-0.5, rows - 0.5);
   return true;
+}
+
+std::optional<std::pair<int, int>> stepCellAt(const QCPColorMap* map, double step, double row) {
+  if (!map->visible()) return std::nullopt;
+  const QCPColorMapData* data = map->data();
+  const int bin = cellIndex(step, data->keyRange(), data->keySize());
+  const int r = cellIndex(row, data->valueRange(), data->valueSize());
+  if (bin < 0 || r < 0) return std::nullopt;
+  return std::make_pair(bin, r);
 }
 
 QString stepSpanText(double first, double last) {

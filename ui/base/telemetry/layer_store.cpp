@@ -34,8 +34,10 @@ LayerStore::LayerStore(int64_t layer, size_t experts) : counts_(experts) {
 bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   const size_t n = experts();
   if (e.counts.size() != n || e.kept.size() != n || e.importance.size() != n) return false;
+  if (e.bias && e.bias->size() != n) return false;
   const double step = static_cast<double>(e.step);
   const RowSlot slot = findSlot(scalars_.step, step);
+  storeBias(slot, e.bias);
   put(scalars_.step, slot, step);
   put(scalars_.t, slot, e.t);
   put(capacity_, slot, toInt32(e.capacity));
@@ -69,6 +71,16 @@ bool LayerStore::store(const protocol::ExpertLoadEvent& e, uint64_t version) {
   }
   changes_.record(version, step);
   return true;
+}
+
+void LayerStore::storeBias(RowSlot slot, const std::optional<std::vector<double>>& bias) {
+  const size_t n = experts();
+  if (!bias && bias_.empty()) return;
+  constexpr float kNoBias = std::numeric_limits<float>::quiet_NaN();
+  if (bias_.empty()) bias_.assign(rows() * n, kNoBias);  // the rows before the first bias
+  std::vector<float> row(n, kNoBias);
+  if (bias) std::transform(bias->begin(), bias->end(), row.begin(), [](double b) { return b; });
+  putRow(bias_, n, slot, row.data());
 }
 
 void LayerStore::reserve(size_t rows) {
@@ -131,6 +143,10 @@ std::optional<protocol::ExpertLoadEvent> LayerStore::row(std::optional<double> s
     e.counts[i] = counts_.at(r, i);
     e.kept[i] = static_cast<int64_t>(value(r, i, LoadValue::kKept));
   }
+  if (!bias_.empty() && !std::isnan(bias_[r * n])) {
+    e.bias.emplace(bias_.begin() + static_cast<std::ptrdiff_t>(r * n),
+                   bias_.begin() + static_cast<std::ptrdiff_t>((r + 1) * n));
+  }
   if (r + 1 == rows()) {
     e.importance.resize(n);
     for (size_t i = 0; i < n; ++i) e.importance[i] = dequantizeShare(latest_importance_[i]);
@@ -142,6 +158,9 @@ double LayerStore::value(size_t row, size_t expert, LoadValue what) const {
   switch (what) {
     case LoadValue::kCounts:
       return counts_.at(row, expert);
+    case LoadValue::kBias:
+      return bias_.empty() ? std::numeric_limits<double>::quiet_NaN()
+                           : bias_[row * experts() + expert];
     case LoadValue::kKept:
       break;
   }
@@ -180,7 +199,8 @@ LoadMatrix LayerStore::matrix(const StepRange& range, size_t max_bins, LoadValue
     const float scale = 1.0f / static_cast<float>(hi - lo);
     for (size_t i = 0; i < m.experts; ++i) {
       out[i] *= scale;
-      m.max_value = std::max<double>(m.max_value, out[i]);
+      const double size = what == LoadValue::kBias ? std::abs(out[i]) : out[i];
+      if (size > m.max_value) m.max_value = size;  // a bin without a bias is NaN: never larger
     }
   }
   return m;
@@ -191,7 +211,7 @@ size_t LayerStore::bytes() const {
   for (const auto& [step, values] : kept_exceptions_) kept += 64 + values.capacity() * 4;
   return columnBytes(doubles()) +
          (capacity_.capacity() + dead_experts_.capacity()) * sizeof(int32_t) + counts_.bytes() +
-         latest_importance_.capacity() * sizeof(uint16_t) + kept;
+         latest_importance_.capacity() * sizeof(uint16_t) + bias_.capacity() * sizeof(float) + kept;
 }
 
 }  // namespace moe::ui::detail

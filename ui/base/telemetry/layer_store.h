@@ -1,8 +1,9 @@
 // One MoE layer's expert_load series inside a RunSeries: the scalar metrics as plot-ready
 // columns, the per-expert counts of every row in a compact array, and the per-expert importance
 // of the newest row only (no view shows older rows' importance, and holding it for every row
-// cost as much as the counts: 128 bytes a row per 64-expert layer). Not thread-safe: RunSeries
-// guards it with its lock.
+// cost as much as the counts: 128 bytes a row per 64-expert layer), and the selection bias of
+// every row once a row carries one (moe.bias_balancing). Not thread-safe: RunSeries guards it
+// with its lock.
 #pragma once
 
 #include <array>
@@ -47,6 +48,8 @@ class LayerStore {
 
  private:
   double value(size_t row, size_t expert, LoadValue what) const;
+  // Puts row `slot`'s bias (NaNs for a row without one), before the row's other columns.
+  void storeBias(RowSlot slot, const std::optional<std::vector<double>>& bias);
   // The columns of scalars_ held as doubles; capacity and dead_experts, whole numbers, are held
   // as int32 instead (capacity_, dead_experts_) and scalars_ leaves them empty.
   std::array<std::vector<double>*, 9> doubles();
@@ -59,6 +62,9 @@ class LayerStore {
   // kept is min(count, capacity) by docs/ROUTING.md, "Load metrics", so it is derived; a row where
   // the engine reported otherwise keeps its own kept here (by step).
   std::map<double, std::vector<int32_t>> kept_exceptions_;
+  // Row-major rows x experts; empty while no row had a bias (a layer balancing without one
+  // holds nothing), float: the bias itself is float32.
+  std::vector<float> bias_;
   ChangeLog changes_;
 };
 

@@ -147,7 +147,8 @@ struct StepRange {
 };
 
 // Which per-expert values a load matrix holds. (Not importance: only the newest row keeps it.)
-enum class LoadValue { kCounts, kKept };
+// kBias: moe.bias_balancing's selection bias the step routed with; NaN where a step has none.
+enum class LoadValue { kCounts, kKept, kBias };
 
 // Experts x bins of one layer: consecutive logged steps are averaged into at most the requested
 // number of bins (decimated for drawing; storage keeps every step).
@@ -156,8 +157,8 @@ struct LoadMatrix {
   size_t experts = 0, bins = 0;
   std::vector<double> first_step, last_step;  // the steps each bin covers
   std::vector<float> values;                  // values[bin * experts + expert]
-  double max_value = 0;                       // the largest value (colour scale)
-  double max_capacity = 0;                    // the largest capacity in the range
+  double max_value = 0;     // the largest value (colour scale); for kBias the largest |value|
+  double max_capacity = 0;  // the largest capacity in the range
 
   float at(size_t bin, size_t expert) const { return values[bin * experts + expert]; }
 };
