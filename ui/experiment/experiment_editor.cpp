@@ -1,5 +1,6 @@
 #include "experiment/experiment_editor.h"
 
+#include <QDir>
 #include <QGroupBox>
 #include <QLabel>
 #include <QListView>
@@ -59,6 +60,15 @@ ExperimentEditor::ExperimentEditor(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(createToolBar());
+  // An imported model's runs start from its weights: said where the config is edited.
+  init_note_ = new QLabel(this);
+  init_note_->setObjectName(QStringLiteral("initFromNote"));
+  init_note_->setWordWrap(true);
+  init_note_->setStyleSheet(
+      QStringLiteral("QLabel#initFromNote { background: #eff6ff; border-left: 4px solid #2563eb;"
+                     " padding: 4px 8px; color: #1e3a8a; }"));
+  init_note_->setVisible(false);
+  layout->addWidget(init_note_);
   layout->addWidget(splitter_, 1);
 
   connect(document_, &ExperimentDocument::contentChanged, this, &ExperimentEditor::showStatus);
@@ -136,6 +146,13 @@ QWidget* ExperimentEditor::createSidePane() {
 void ExperimentEditor::showStatus() {
   title_->setText(document_->displayName() + (document_->isModified() ? " •" : ""));
   title_->setToolTip(document_->filePath());
+  const QString init_from = document_->initFrom();
+  init_note_->setVisible(!init_from.isEmpty());
+  init_note_->setText(
+      tr("Runs start from the weights of %1 (moe-train run --init-from): Run "
+         "Experiment fine-tunes the imported model. Keep the model's shape; change the "
+         "training keys as you like.")
+          .arg(QDir::toNativeSeparators(init_from)));
   const int count = problems_->rowCount();
   QString verdict;
   QColor colour = kReadyColor;

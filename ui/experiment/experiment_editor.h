@@ -35,6 +35,8 @@ class ExperimentEditor : public QWidget {
   QListView* problemView() const { return problem_view_; }
   // The horizontal splitter (form | side), for saving and restoring its state.
   QSplitter* splitter() const { return splitter_; }
+  // Shown while the document's runs start from a model's weights (ExperimentDocument::initFrom).
+  QLabel* initFromNote() const { return init_note_; }
 
  private:
   QToolBar* createToolBar();
@@ -53,6 +55,7 @@ class ExperimentEditor : public QWidget {
   QLabel* title_;
   QLabel* verdict_;
   QLabel* no_problems_;
+  QLabel* init_note_;
 };
 
 }  // namespace moe::ui

@@ -1,4 +1,5 @@
-# The experiment editor: RunConfig form, JSON view, validation, presets, files and estimates.
+# The experiment editor: RunConfig form, JSON view, validation, presets, files, estimates and the
+# Hugging Face import dialog.
 target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/config_form.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_form.h
@@ -10,6 +11,8 @@ target_sources(moe_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/experiment_file_actions.h
   ${CMAKE_CURRENT_LIST_DIR}/field_editor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_editor.h
+  ${CMAKE_CURRENT_LIST_DIR}/hf_import_dialog.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hf_import_dialog.h
   ${CMAKE_CURRENT_LIST_DIR}/json_editor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_editor.h
   ${CMAKE_CURRENT_LIST_DIR}/problem_list_model.cpp

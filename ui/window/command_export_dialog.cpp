@@ -67,7 +67,8 @@ QWidget* heading(const ExportedCommand& command, QWidget* parent) {
 
 CommandExportDialog::CommandExportDialog(const QString& config_file,
                                          const protocol::RunConfig& config,
-                                         const Target& slurm_target, QWidget* parent)
+                                         const Target& slurm_target, QWidget* parent,
+                                         const QString& init_from)
     : QDialog(parent),
       script_file_name_(slurmJobName(QString::fromStdString(config.name)) +
                         QStringLiteral(".sbatch")) {
@@ -76,7 +77,8 @@ CommandExportDialog::CommandExportDialog(const QString& config_file,
   grid->setHorizontalSpacing(8);
   grid->setColumnStretch(0, 1);
   int row = 0;
-  for (const ExportedCommand& command : exportedCommands(config_file, config, slurm_target)) {
+  for (const ExportedCommand& command :
+       exportedCommands(config_file, config, slurm_target, init_from)) {
     const bool is_script = command.kind == ExportedCommand::Kind::SbatchScript;
     if (row > 0) grid->addItem(new QSpacerItem(0, 10), row++, 0);
     grid->addWidget(heading(command, this), row++, 0, 1, 2);

@@ -15,9 +15,11 @@ class CommandExportDialog : public QDialog {
   Q_OBJECT
 
  public:
-  // `config_file`: the path the commands name (the saved experiment, or a stand-in name).
+  // `config_file`: the path the commands name (the saved experiment, or a stand-in name);
+  // `init_from`: the weights its runs start from (run --init-from), empty for none.
   CommandExportDialog(const QString& config_file, const protocol::RunConfig& config,
-                      const Target& slurm_target, QWidget* parent = nullptr);
+                      const Target& slurm_target, QWidget* parent = nullptr,
+                      const QString& init_from = {});
 
   // The sbatch script as shown.
   QString script() const;

@@ -105,6 +105,10 @@ void MainWindow::buildMenus() {
   file->addMenu(files->presetMenu());
   file->addAction(files->openAction());
   file->addMenu(files->recentMenu());
+  QAction* import_hf =
+      file->addAction(tr("&Import Hugging Face Model…"), this, &MainWindow::chooseHfModel);
+  import_hf->setStatusTip(tr(
+      "Read a model folder (config.json, safetensors) into a new experiment that fine-tunes it"));
   file->addSeparator();
   file->addAction(files->saveAction());
   file->addAction(files->saveAsAction());
@@ -153,7 +157,8 @@ void MainWindow::exportCommandLines() {
   const ExperimentDocument* doc = editor_->document();
   const QString file = doc->filePath().isEmpty() ? QStringLiteral("config.json") : doc->filePath();
   auto* dialog = new CommandExportDialog(
-      file, doc->config(), slurmTargetForExport(targets_->current(), targets_->targets()), this);
+      file, doc->config(), slurmTargetForExport(targets_->current(), targets_->targets()), this,
+      doc->initFrom());
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->show();
 }

@@ -16,6 +16,7 @@ namespace moe::ui {
 
 class CompareView;
 class ExperimentEditor;
+class HfImportDialog;
 class LiveRunRecorder;
 class ProfilerView;
 class Run;
@@ -54,6 +55,10 @@ class MainWindow : public QMainWindow {
   Run* resumeRun(const QString& run_dir);
   // Opens a run's resolved config in the experiment editor as a new, unsaved experiment.
   bool editRunConfig(const QString& run_dir);
+  // main_window_import.cpp: reads a Hugging Face model folder with `moe-train import-hf` into the
+  // editor as a new, unsaved experiment whose runs start from its weights; the dialog shows what
+  // was read or why it was refused. Null when the user keeps unsaved changes instead.
+  HfImportDialog* importHfModel(const QString& model_dir);
   // main_window_whatif.cpp: the What-if view of one MoE layer of a safetensors file (its tab, if
   // open already), `title` naming it in the tab; of a run's captured layer; or of any file,
   // asking which layer when it holds several.
@@ -72,6 +77,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void chooseRunDirectory();
   void chooseRoutingTensors();
+  void chooseHfModel();
   void exportCommandLines();
   // main_window_targets.cpp
   QComboBox* buildTargetPicker(QWidget* parent);

@@ -44,6 +44,15 @@ QString MainWindow::writeLaunchConfig(QString* error) {
 Run* MainWindow::runExperiment() {
   if (!editor_->document()->isValid()) return nullptr;
   const Target target = targets_->current();
+  const QString init_from = editor_->document()->initFrom();
+  if (target.isRemote() && !init_from.isEmpty()) {
+    QMessageBox::warning(this, tr("Cannot launch"),
+                         tr("This experiment starts from the weights in %1, on this machine: run "
+                            "it here, or copy the folder to %2 and start it there by hand "
+                            "(Run ▸ Export Command Lines).")
+                             .arg(init_from, target.name));
+    return nullptr;
+  }
   if (target.isRemote()) return runRemote(target);
   QString error;
   const QString config = writeLaunchConfig(&error);
@@ -54,6 +63,7 @@ Run* MainWindow::runExperiment() {
   LaunchSpec spec;
   spec.config_file = config;
   spec.runs_root = runsRoot();
+  spec.init_from = init_from;
   Run* run = runs_->startRun(spec);
   showRun(run);
   return run;

@@ -79,6 +79,12 @@ class TestLocalRun : public QObject {
     rooted.runs_root = QStringLiteral("/runs");
     QCOMPARE(rooted.arguments(),
              (QStringList{"run", "--config", "c.json", "--runs-root", "/runs"}));
+    // An imported model's weights (a new run only: a resumed one has its checkpoint's).
+    rooted.init_from = QStringLiteral("/models/qwen");
+    QCOMPARE(rooted.arguments(), (QStringList{"run", "--config", "c.json", "--runs-root", "/runs",
+                                              "--init-from", "/models/qwen"}));
+    resume.init_from = QStringLiteral("/models/qwen");
+    QCOMPARE(resume.arguments(), (QStringList{"run", "--resume", "/r/x"}));
   }
 
   // Several processes per node: the launcher starts the ranks with the same `run` arguments.

@@ -152,9 +152,17 @@ void ExperimentDocument::reset(const nlohmann::json& doc) {
   text_ = canonicalText();
   file_path_.clear();
   template_name_.clear();
+  init_from_.clear();
   setModified(false);
   emit textChanged();
   emit contentChanged();
+  emit fileChanged();
+}
+
+void ExperimentDocument::resetImported(const nlohmann::json& json, const QString& model_dir) {
+  reset(json);
+  init_from_ = model_dir;
+  setModified(true);  // it exists in no file yet: closing asks to save it
   emit fileChanged();
 }
 
@@ -185,6 +193,7 @@ bool ExperimentDocument::open(const QString& path, QString* error, bool as_templ
   if (!syntax_error_) text_ = canonicalText();  // every key visible, in documented key order
   file_path_ = as_template ? QString() : QFileInfo(path).absoluteFilePath();
   template_name_ = as_template ? QFileInfo(path).completeBaseName() : QString();
+  init_from_.clear();
   setModified(false);
   emit textChanged();
   emit contentChanged();
@@ -235,6 +244,7 @@ bool ExperimentDocument::save(const QString& path, QString* error) {
 QString ExperimentDocument::displayName() const {
   if (!file_path_.isEmpty()) return QFileInfo(file_path_).fileName();
   if (!template_name_.isEmpty()) return tr("%1 (preset)").arg(template_name_);
+  if (!init_from_.isEmpty()) return tr("%1 (imported)").arg(QFileInfo(init_from_).fileName());
   return tr("untitled");
 }
 

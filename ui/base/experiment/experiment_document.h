@@ -74,8 +74,16 @@ class ExperimentDocument : public QObject {
   bool save(const QString& path, QString* error);
 
   const QString& filePath() const { return file_path_; }
-  // The file name, the preset's name, or "untitled".
+  // The file name, the preset's name, "<model folder> (imported)", or "untitled".
   QString displayName() const;
+
+  // --- Initial weights ---
+  // A config read from a Hugging Face model folder (HfImport): like reset(), but unsaved and
+  // named after the folder, and runs of it start from the folder's weights (initFrom()).
+  void resetImported(const nlohmann::json& json, const QString& model_dir);
+  // The weights a new run of this experiment starts from (moe-train run --init-from); empty:
+  // freshly initialised. Kept across saves; another open, reset or import replaces it.
+  const QString& initFrom() const { return init_from_; }
   bool isModified() const { return modified_; }
   void setModified(bool modified);
 
@@ -101,6 +109,7 @@ class ExperimentDocument : public QObject {
   std::optional<JsonSyntaxError> syntax_error_;
   protocol::ValidateOptions options_;
   QString file_path_, template_name_;
+  QString init_from_;
   bool modified_ = false;
 };
 

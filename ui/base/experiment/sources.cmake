@@ -1,6 +1,7 @@
 # The experiment editor's document and what it knows without a window: the RunConfig field
-# catalog, which keys a config leaves unused, human units, the presets, the recent files and the
-# local target's limits. The form, JSON view and estimates panel are ui/experiment.
+# catalog, which keys a config leaves unused, human units, the presets, the recent files, the
+# local target's limits and the import of Hugging Face model folders (moe-train import-hf). The
+# form, JSON view and estimates panel are ui/experiment.
 target_sources(moe_ui_base PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/config_field_catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_field_catalog.h
@@ -8,6 +9,8 @@ target_sources(moe_ui_base PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/experiment_document.h
   ${CMAKE_CURRENT_LIST_DIR}/field_relevance.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_relevance.h
+  ${CMAKE_CURRENT_LIST_DIR}/hf_import.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hf_import.h
   ${CMAKE_CURRENT_LIST_DIR}/human_units.cpp
   ${CMAKE_CURRENT_LIST_DIR}/human_units.h
   ${CMAKE_CURRENT_LIST_DIR}/local_target.cpp

@@ -93,8 +93,9 @@ ExportedCommand sbatchScript(const protocol::RunConfig& config, Target target) {
 
 QList<ExportedCommand> exportedCommands(const QString& config_file,
                                         const protocol::RunConfig& config,
-                                        const Target& slurm_target) {
-  const QStringList run_args{QStringLiteral("run"), QStringLiteral("--config"), config_file};
+                                        const Target& slurm_target, const QString& init_from) {
+  QStringList run_args{QStringLiteral("run"), QStringLiteral("--config"), config_file};
+  if (!init_from.isEmpty()) run_args << QStringLiteral("--init-from") << init_from;
   const protocol::ParallelConfig& p = config.parallel;
   return {runCommand(run_args, p), launchCommand(run_args, p), torchrunCommand(run_args, p),
           srunCommand(run_args, p), sbatchScript(config, slurm_target)};

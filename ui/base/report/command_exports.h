@@ -26,10 +26,11 @@ inline constexpr int kExportMasterPort = 29500;
 // Every way to start `config_file` (the path as the commands should name it) by hand. The sbatch
 // script is slurmBatchScript of `slurm_target` with its node and task counts taken from `config`;
 // when that target's settings cannot go into a script, the script's text is the problems, each
-// on a "# " line.
+// on a "# " line. `init_from`: the weights a new run starts from (an imported model's folder),
+// passed as `run --init-from`; empty: none.
 QList<ExportedCommand> exportedCommands(const QString& config_file,
                                         const protocol::RunConfig& config,
-                                        const Target& slurm_target);
+                                        const Target& slurm_target, const QString& init_from = {});
 
 // A Slurm target with the cluster's defaults (no partition, account or time limit).
 Target defaultSlurmTarget();

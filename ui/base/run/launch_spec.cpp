@@ -22,6 +22,7 @@ QStringList LaunchSpec::arguments() const {
     } else if (!runs_root.isEmpty()) {
       args << QStringLiteral("--runs-root") << runs_root;
     }
+    if (!init_from.isEmpty()) args << QStringLiteral("--init-from") << init_from;
   }
   for (const QString& assignment : overrides) args << QStringLiteral("--set") << assignment;
   // Several ranks on this machine: the launcher starts them, each with the same `run` arguments.

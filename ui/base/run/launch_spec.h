@@ -18,10 +18,12 @@ struct LaunchSpec {
   QString runs_root;      // a new run without run_dir: --runs-root ROOT (moe-train names the run)
   bool resume = false;    // --resume run_dir instead of --config
   QStringList overrides;  // --set key.path=value, each
+  QString init_from;      // a new run: --init-from DIR (a Hugging Face folder, a run, a step)
   QString working_dir;    // the process's working directory; empty: the app's
   int cancel_grace_ms = 10000;  // after cancel()'s SIGINT, kill when still running this long
 
-  // The arguments after the program: `run --config F --run-dir D --set ...` or `run --resume D`;
+  // The arguments after the program: `run --config F --run-dir D --init-from I --set ...` or
+  // `run --resume D`;
   // when the run has more than one process per node (parallel.nproc > 1 in config()),
   // `launch --nproc-per-node N -- run ...`: the launcher starts the ranks and forwards SIGINT
   // (cancel()) to all of them.
