@@ -36,55 +36,57 @@ CorpusReader::CorpusReader(std::vector<std::string> files, std::string text_fiel
 
 bool CorpusReader::open_next_file() {
   if (next_file_ >= files_.size()) return false;
-  file_ = files_[next_file_++];
-  in_ = std::ifstream(file_, std::ios::binary);
-  if (!in_) fail_file(file_, "cannot open");
+  in_ = std::ifstream(files_[next_file_++], std::ios::binary);
+  if (!in_) fail_file(files_[next_file_ - 1], "cannot open");
   line_ = 0;
   return true;
 }
 
-std::string CorpusReader::document_of_line(const std::string& line) const {
-  const std::string where = "line " + std::to_string(line_) + ": ";
+std::string CorpusReader::document(const CorpusRecord& record) const {
+  if (record.line == 0) return record.text;
+  const std::string& file = files_[record.file];
+  const std::string where = "line " + std::to_string(record.line) + ": ";
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
+    j = nlohmann::json::parse(record.text);
   } catch (const nlohmann::json::parse_error& e) {
-    fail_file(file_, where + "not JSON (" + e.what() + ")");
+    fail_file(file, where + "not JSON (" + e.what() + ")");
   }
-  if (!j.is_object()) fail_file(file_, where + "not a JSON object");
+  if (!j.is_object()) fail_file(file, where + "not a JSON object");
   const auto it = j.find(text_field_);
   if (it == j.end() || !it->is_string()) {
-    fail_file(file_, where + "has no string field \"" + text_field_ + "\" (data.text_field)");
+    fail_file(file, where + "has no string field \"" + text_field_ + "\" (data.text_field)");
   }
   return it->get<std::string>();
 }
 
-bool CorpusReader::next_batch(std::vector<std::string>* docs, int64_t max_bytes) {
-  docs->clear();
+bool CorpusReader::next_batch(std::vector<CorpusRecord>* records, int64_t max_bytes) {
+  records->clear();
   int64_t batch_bytes = 0;
   while (batch_bytes < max_bytes) {
     if (!in_.is_open() && !open_next_file()) break;
+    const size_t file = next_file_ - 1;
     if (text_field_.empty()) {  // the whole file is one document
       std::ostringstream content;
       content << in_.rdbuf();
-      if (in_.bad()) fail_file(file_, "read error");
-      docs->push_back(content.str());
-      batch_bytes += static_cast<int64_t>(docs->back().size());
+      if (in_.bad()) fail_file(files_[file], "read error");
+      records->push_back({content.str(), file, 0});
+      batch_bytes += static_cast<int64_t>(records->back().text.size());
       in_.close();
       continue;
     }
     std::string line;
     if (!std::getline(in_, line)) {
-      if (in_.bad()) fail_file(file_, "read error");
+      if (in_.bad()) fail_file(files_[file], "read error");
       in_.close();
       continue;
     }
     ++line_;
     batch_bytes += static_cast<int64_t>(line.size()) + 1;
-    if (!blank(line)) docs->push_back(document_of_line(line));
+    if (!blank(line)) records->push_back({std::move(line), file, line_});
   }
   bytes_read_ = std::min(total_bytes_, bytes_read_ + batch_bytes);
-  return !docs->empty() || in_.is_open() || next_file_ < files_.size();
+  return !records->empty() || in_.is_open() || next_file_ < files_.size();
 }
 
 std::string source_fingerprint(const std::vector<std::string>& files) {

@@ -53,24 +53,26 @@ class FileLock {
   int fd_ = -1;
 };
 
-// Encodes `docs` on `threads` threads; the ids come back in document order.
-std::vector<std::vector<uint32_t>> encode_all(const std::vector<std::string>& docs,
+// The ids of `records`' documents, parsed and encoded on `threads` threads, in record order.
+std::vector<std::vector<uint32_t>> encode_all(const std::vector<CorpusRecord>& records,
+                                              const CorpusReader& reader,
                                               const DocumentEncoder& encoder, int threads) {
-  std::vector<std::vector<uint32_t>> ids(docs.size());
-  if (docs.empty()) return ids;
+  std::vector<std::vector<uint32_t>> ids(records.size());
+  if (records.empty()) return ids;
   std::atomic<size_t> next{0};
   std::exception_ptr error;
   std::atomic<bool> failed{false};
   const auto work = [&] {
     try {
-      for (size_t i = next++; i < docs.size() && !failed; i = next++)
-        ids[i] = encoder.encode(docs[i]);
+      for (size_t i = next++; i < records.size() && !failed; i = next++) {
+        ids[i] = encoder.encode(reader.document(records[i]));
+      }
     } catch (...) {
       if (!failed.exchange(true)) error = std::current_exception();
     }
   };
   std::vector<std::thread> helpers;
-  const size_t extra = std::min<size_t>(docs.size(), static_cast<size_t>(threads)) - 1;
+  const size_t extra = std::min<size_t>(records.size(), static_cast<size_t>(threads)) - 1;
   for (size_t t = 0; t < extra; ++t) helpers.emplace_back(work);
   work();
   for (auto& h : helpers) h.join();
@@ -95,9 +97,9 @@ CacheProgress build(const TokenCacheRequest& request, const DocumentEncoder& enc
   CacheProgress p;
   p.cache = cache;
   p.bytes_total = reader.total_bytes();
-  std::vector<std::string> docs;
-  while (reader.next_batch(&docs, kBatchBytes)) {
-    for (const auto& ids : encode_all(docs, encoder, threads)) {
+  std::vector<CorpusRecord> records;
+  while (reader.next_batch(&records, kBatchBytes)) {
+    for (const auto& ids : encode_all(records, reader, encoder, threads)) {
       for (const uint32_t id : ids) {
         if (id >= request.vocab) {
           throw DataError("data file '" + request.path + "': document " +

@@ -167,7 +167,7 @@ def main():
                 f.write("\n")  # a blank line is no document
     jsonl = {"kind": "jsonl", "path": corpus, "tokenizer": os.path.join(work, "tok"),
              "text_field": "body"}
-    run_dir, _ = r.run(decoder_config("jsonl", jsonl, 40, vocab))
+    run_dir, _ = r.run(decoder_config("jsonl", jsonl, 30, vocab))
     cache, header = check_cache(corpus + ".moe-tokens", documents, tok, eos)
     checks += len(documents)
     built = logs(run_dir)
@@ -218,7 +218,7 @@ def main():
     for d in documents:
         builder.add_document(torch.tensor(tok.encode(d).ids + [eos]), [len(tok.encode(d).ids) + 1])
     builder.finalize(prefix + ".idx")
-    run_dir, _ = r.run(decoder_config("megatron", {"kind": "megatron", "path": prefix}, 40, vocab))
+    run_dir, _ = r.run(decoder_config("megatron", {"kind": "megatron", "path": prefix}, 30, vocab))
     described = logs(run_dir)
     want = f"megatron '{prefix}' ({len(documents)} documents, {len(documents)} sequences, uint16)"
     total = sum(len(tok.encode(d).ids) + 1 for d in documents)
