@@ -88,13 +88,6 @@ Command add_export_hf_command(CLI::App& app) {
       throw InputError(*out + ": exists and is not empty (nothing is overwritten)");
     }
     const ModelInput input = read_model_input(*run);
-    for (const auto& [name, tensor] : input.weights) {
-      if (name.find("selection_bias") != std::string::npos) {
-        throw InputError(input.what + ": \"" + name +
-                         "\": aux-loss-free selection biases have no place in the family's "
-                         "checkpoint");
-      }
-    }
     hf::write_hf_folder(*out, input.config, input.weights, input.tokenizer_dir);
     std::cout << "export-hf: " << input.what << " -> " << *out << "\n";
     return kExitOk;

@@ -42,7 +42,7 @@ bool is_decoder(const RunConfig& c) {
   return c.model.kind == protocol::ModelKind::Decoder;
 }
 
-// The decoder's attention widths (core/engine/model/decoder_attention.cpp): q_proj's output
+// The decoder's attention widths (core/engine/model/gqa_attention.cpp): q_proj's output
 // heads x head_dim, k_proj's and v_proj's kv_heads x head_dim.
 struct AttentionWidths {
   double head_dim, q, kv;

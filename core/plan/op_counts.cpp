@@ -31,7 +31,7 @@ double key_width(const protocol::RunConfig& c) {
          double(protocol::attention_head_dim(c.model));
 }
 
-// The decoder's element-wise work of one forward pass (core/engine/model/decoder_attention.cpp,
+// The decoder's element-wise work of one forward pass (core/engine/model/gqa_attention.cpp,
 // rms_norm.cpp, rotary.cpp).
 double decoder_elementwise_bytes(const protocol::RunConfig& c, double tokens) {
   const double elem = element_bytes(c), m = double(c.model.dim), v = double(c.model.vocab);

@@ -29,13 +29,14 @@ class Checker {
     out_.push_back({pointer, std::move(message)});
   }
 
-  // lo <= v <= hi; `hi_source` names the key the upper bound comes from, if any.
-  void between(const char* pointer, int64_t v, int64_t lo, int64_t hi,
+  // lo <= v <= hi; `hi_source` names the key the upper bound comes from, if any. True when in.
+  bool between(const char* pointer, int64_t v, int64_t lo, int64_t hi,
                const char* hi_source = nullptr) {
-    if (v >= lo && v <= hi) return;
+    if (v >= lo && v <= hi) return true;
     std::string message = "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
     if (hi_source) message += std::string(" (") + hi_source + ")";
     add(pointer, message + ", got " + std::to_string(v));
+    return false;
   }
 
   void at_least(const char* pointer, int64_t v, int64_t lo) {
@@ -129,13 +130,43 @@ void check_top_level(const RunConfig& c, Checker& k) {
   }
 }
 
+// Multi-head latent attention's widths, and the attention keys it has no use for.
+void check_mla(const ModelConfig& m, Checker& k) {
+  k.between("/model/q_lora_rank", m.q_lora_rank, 0, limits::kMaxDim);
+  k.between("/model/kv_lora_rank", m.kv_lora_rank, 1, limits::kMaxDim);
+  k.between("/model/qk_rope_dim", m.qk_rope_dim, 2, limits::kMaxDim);
+  if (m.qk_rope_dim % 2 != 0) {
+    k.add("/model/qk_rope_dim",
+          "must be even (rotary embeddings turn pairs), got " + std::to_string(m.qk_rope_dim));
+  }
+  k.between("/model/qk_nope_dim", m.qk_nope_dim, 0, limits::kMaxDim);
+  k.between("/model/v_head_dim", m.v_head_dim, 1, limits::kMaxDim);
+  // Every head expands its keys and values from the one shared latent.
+  if (m.kv_heads != 0 && m.kv_heads != m.heads) {
+    k.add("/model/kv_heads", "must be 0 or model.heads with model.attention \"mla\", got " +
+                                 std::to_string(m.kv_heads));
+  }
+  if (m.head_dim != 0) {
+    k.add("/model/head_dim",
+          "must be 0 with model.attention \"mla\" (model.qk_nope_dim, qk_rope_dim and v_head_dim "
+          "give the widths), got " +
+              std::to_string(m.head_dim));
+  }
+  if (m.qk_norm != QkNorm::None)
+    k.add("/model/qk_norm", "must be \"none\" with model.attention \"mla\"");
+  if (m.qkv_bias) k.add("/model/qkv_bias", "must be false with model.attention \"mla\"");
+}
+
 // The decoder's attention and layer keys (docs/MODELS.md).
 void check_decoder(const RunConfig& c, Checker& k) {
   const ModelConfig& m = c.model;
   k.between("/model/heads", m.heads, 1, limits::kMaxDim);
+  if (m.attention == AttentionKind::Mla) check_mla(m, k);
   k.between("/model/head_dim", m.head_dim, 0, limits::kMaxDim);
   const int64_t head_dim = attention_head_dim(m);
-  if (m.head_dim == 0 && m.heads >= 1 && m.dim % m.heads != 0) {
+  if (m.attention == AttentionKind::Mla) {
+    // the widths are checked above
+  } else if (m.head_dim == 0 && m.heads >= 1 && m.dim % m.heads != 0) {
     k.add("/model/heads", "must divide model.dim (" + std::to_string(m.dim) +
                               ") when model.head_dim is 0, got " + std::to_string(m.heads));
   } else if (head_dim % 2 != 0) {
@@ -178,6 +209,9 @@ void check_model(const RunConfig& c, Checker& k) {
   if (m.dim >= 2 && m.dim % 2 != 0)
     k.add("/model/dim", "must be even, got " + std::to_string(m.dim));
   k.between("/model/layers", m.layers, 1, limits::kMaxLayers);
+  if (m.kind != ModelKind::Decoder && m.attention != AttentionKind::Gqa) {
+    k.add("/model/attention", "needs model.kind \"decoder\", got " + quote(to_string(m.kind)));
+  }
   if (m.kind == ModelKind::Decoder) {
     check_decoder(c, k);
   } else if (m.kind == ModelKind::Lm && m.dim >= 1) {
@@ -199,6 +233,39 @@ void check_model(const RunConfig& c, Checker& k) {
     k.add("/model/vocab", "must be >= 256 for byte-level text (data.kind " +
                               quote(to_string(c.data.kind)) + " without data.tokenizer), got " +
                               std::to_string(m.vocab));
+  }
+}
+
+// DeepSeek's group-limited routing; its keys mean nothing to the other routers.
+void check_group_routing(const MoeConfig& m, Checker& k) {
+  if (m.router != RouterKind::GroupLimitedTopK) {
+    const std::string needs = "is used by moe.router \"group_limited_top_k\" only";
+    if (m.score_function != ScoreFunction::Softmax) k.add("/moe/score_function", needs);
+    if (m.expert_groups != 1) k.add("/moe/expert_groups", needs + " (leave it 1)");
+    if (m.topk_groups != 1) k.add("/moe/topk_groups", needs + " (leave it 1)");
+    if (m.routed_scaling != 1.0) k.add("/moe/routed_scaling", needs + " (leave it 1)");
+    return;
+  }
+  k.positive("/moe/routed_scaling", m.routed_scaling);
+  if (!k.between("/moe/expert_groups", m.expert_groups, 1, std::max<int64_t>(m.experts, 1),
+                 "moe.experts"))
+    return;
+  if (m.experts % m.expert_groups != 0) {
+    k.add("/moe/expert_groups", "must divide moe.experts (" + std::to_string(m.experts) +
+                                    "), got " + std::to_string(m.expert_groups));
+    return;
+  }
+  if (!k.between("/moe/topk_groups", m.topk_groups, 1, m.expert_groups, "moe.expert_groups"))
+    return;
+  const int64_t per_group = m.experts / m.expert_groups;
+  if (m.top_k > m.topk_groups * per_group) {
+    k.add("/moe/top_k", "must be at most moe.topk_groups x experts per group (" +
+                            std::to_string(m.topk_groups * per_group) + "), got " +
+                            std::to_string(m.top_k));
+  }
+  if (m.group_score == GroupScore::TopTwoSum && m.expert_groups > 1 && per_group < 2) {
+    k.add("/moe/group_score",
+          "\"top2_sum\" needs at least 2 experts per group, got " + std::to_string(per_group));
   }
 }
 
@@ -232,6 +299,7 @@ void check_moe(const RunConfig& c, Checker& k) {
   if (m.shared_gate && m.shared_hidden == 0) {
     k.add("/moe/shared_gate", "gates a shared expert: needs moe.shared_hidden > 0");
   }
+  check_group_routing(m, k);
 }
 
 // Ranges of the parallel keys; the rules between them and the rest of the config are the

@@ -61,8 +61,17 @@ std::vector<bool> moe_layer_mask(const RunConfig& config) {
 }
 
 int64_t attention_head_dim(const ModelConfig& model) {
+  if (model.attention == AttentionKind::Mla) return model.qk_nope_dim + model.qk_rope_dim;
   if (model.head_dim > 0) return model.head_dim;
   return model.heads > 0 ? model.dim / model.heads : model.dim;
+}
+
+int64_t rotary_dim(const ModelConfig& model) {
+  return model.attention == AttentionKind::Mla ? model.qk_rope_dim : attention_head_dim(model);
+}
+
+int64_t value_head_dim(const ModelConfig& model) {
+  return model.attention == AttentionKind::Mla ? model.v_head_dim : attention_head_dim(model);
 }
 
 int64_t attention_kv_heads(const ModelConfig& model) {

@@ -51,14 +51,26 @@ std::string rule_of(std::string message) {
   return message;
 }
 
-// The validator's rules for one key, probed on the default config (files are not checked: a
-// doc must not depend on the machine). A bound that comes from another key names it in
-// parentheses, with that key's default value.
-std::string validator_rule(const ui::ConfigField& field) {
+// Configs where more keys are in play: on the default config (helloworld) the validator has
+// nothing, or only "is used by ...", to say about the decoder's keys, MLA's and DeepSeek's routing.
+std::vector<protocol::RunConfig> probe_contexts() {
+  protocol::RunConfig decoder;
+  decoder.model.kind = protocol::ModelKind::Decoder;
+  decoder.moe.expert_ffn = protocol::ExpertFfn::Glu;
+  protocol::RunConfig deepseek = decoder;
+  deepseek.model.attention = protocol::AttentionKind::Mla;
+  deepseek.moe.router = protocol::RouterKind::GroupLimitedTopK;
+  return {protocol::RunConfig{}, decoder, deepseek};
+}
+
+// The validator's rules for one key, probed on `base` (files are not checked: a doc must not
+// depend on the machine). A bound that comes from another key names it in parentheses, with that
+// key's default value.
+std::string validator_rule(const ui::ConfigField& field, const protocol::RunConfig& base) {
   std::set<std::string> seen;
   std::string out;
   for (const json& value : probes(field.type)) {
-    json config = protocol::to_json(protocol::RunConfig{});
+    json config = protocol::to_json(base);
     config[json::json_pointer(field.pointer)] = value;
     std::vector<protocol::ConfigProblem> parse_problems;  // none: every probe is well typed
     const protocol::RunConfig parsed = protocol::parse_config(config, &parse_problems);
@@ -81,7 +93,12 @@ std::string allowed_values(const ui::ConfigField& field) {
     for (const std::string& c : field.choices) out += (out.empty() ? "`\"" : ", `\"") + c + "\"`";
     return out;
   }
-  const std::string rule = validator_rule(field);
+  std::string rule;
+  for (const protocol::RunConfig& context : probe_contexts()) {
+    if (!rule.empty() && rule.rfind("is used by", 0) != 0) break;
+    const std::string in_play = validator_rule(field, context);
+    if (!in_play.empty()) rule = in_play;
+  }
   if (!rule.empty()) return rule;
   switch (field.type) {
     case ui::FieldType::kInteger:

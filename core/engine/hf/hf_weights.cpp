@@ -106,8 +106,13 @@ io::TensorMap weights_from_hf(const protocol::RunConfig& config, const io::Tenso
     }
     if (inner == "gate.weight") {
       ours[prefix + "moe.gates.0.wg.weight"] = tensor;
-    } else if (p[4] == "shared_expert" && p.size() == 7) {
-      ours[prefix + inner] = tensor;
+    } else if (inner == "gate.e_score_correction_bias" && config.moe.bias_balancing.enabled) {
+      ours[prefix + "moe.selection_bias"] = tensor;  // DeepSeek-V3's: for the choice only
+    } else if (p[4] == "shared_experts" && p.size() == 7 && tensor.numel() == 0 &&
+               config.moe.shared_hidden == 0) {
+      continue;  // DeepSeek with n_shared_experts 0 still saves an MLP of width 0
+    } else if ((p[4] == "shared_expert" || p[4] == "shared_experts") && p.size() == 7) {
+      ours[prefix + "shared_expert." + join(p, 5)] = tensor;  // Qwen2-MoE's one, DeepSeek's
     } else if (inner == "shared_expert_gate.weight") {
       ours[prefix + inner] = tensor;
     } else if (inner == "experts.gate_up_proj") {  // [E, 2H, M]: gate rows, then up rows
@@ -171,6 +176,8 @@ io::TensorMap weights_from_hf(const protocol::RunConfig& config, const io::Tenso
 io::TensorMap weights_to_hf(const protocol::RunConfig& config, const io::TensorMap& ours) {
   io::TensorMap hf;
   const bool mixtral = config.model.family == ModelFamily::Mixtral;
+  const bool v3 = config.model.family == ModelFamily::DeepseekV3;
+  const bool deepseek = v3 || config.model.family == ModelFamily::DeepseekV2;
   const std::string moe_block = mixtral ? "block_sparse_moe" : "mlp";
   const char* gate_name = mixtral ? "w1" : "gate_proj";
   const char* up_name = mixtral ? "w3" : "up_proj";
@@ -190,6 +197,28 @@ io::TensorMap weights_to_hf(const protocol::RunConfig& config, const io::TensorM
     if (p[2] == "moe") {
       if (rest == "moe.gates.0.wg.weight") {
         hf[prefix + moe_block + ".gate.weight"] = tensor;
+        if (deepseek && config.moe.shared_hidden == 0) {
+          // The reference builds its shared MLP even when n_shared_experts is 0: width 0.
+          const auto width0 = tensor.new_zeros({0, tensor.size(1)});
+          hf[prefix + "mlp.shared_experts.gate_proj.weight"] = width0;
+          hf[prefix + "mlp.shared_experts.up_proj.weight"] = width0;
+          hf[prefix + "mlp.shared_experts.down_proj.weight"] =
+              tensor.new_zeros({tensor.size(1), 0});
+        }
+        if (v3 && ours.count("layers." + p[1] + ".moe.selection_bias") == 0) {
+          // Without bias balancing the choice has no bias: the reference's is then zero.
+          hf[prefix + "mlp.gate.e_score_correction_bias"] =
+              at::zeros({tensor.size(0)}, tensor.options().dtype(at::kFloat));
+        }
+        continue;
+      }
+      if (rest == "moe.selection_bias") {
+        if (!v3) {
+          throw HfError("export-hf: \"" + name +
+                        "\": aux-loss-free selection biases have a place in DeepSeek-V3's "
+                        "checkpoint only (model.family \"deepseek_v3\")");
+        }
+        hf[prefix + "mlp.gate.e_score_correction_bias"] = tensor.to(at::kFloat);
         continue;
       }
       const char* part = rest == "moe.experts.batched_gate_w"   ? gate_name
@@ -203,6 +232,8 @@ io::TensorMap weights_to_hf(const protocol::RunConfig& config, const io::TensorM
         hf[prefix + moe_block + ".experts." + std::to_string(e) + "." + part + ".weight"] =
             w.contiguous();
       }
+    } else if (p[2] == "shared_expert" && deepseek) {
+      hf[prefix + "mlp.shared_experts." + join(p, 3)] = tensor;
     } else if (p[2] == "shared_expert" || p[2] == "shared_expert_gate") {
       hf[prefix + "mlp." + rest] = tensor;
     } else {

@@ -39,6 +39,20 @@ at::Tensor load_importance_loss(const at::Tensor& clean_scores, const at::Tensor
   return (squared_cv(importance) + squared_cv(load)) / 2.0;
 }
 
+at::Tensor seq_balance_loss(const at::Tensor& scores, const at::Tensor& idx,
+                            int64_t sequence_tokens) {
+  const int64_t N = scores.size(0), E = scores.size(1), k = idx.size(0);
+  if (N == 0) return at::zeros({}, scores.options());
+  const int64_t T = sequence_tokens > 0 && N % sequence_tokens == 0 ? sequence_tokens : N;
+  // choices [N, E]: how many of a token's k choices went to each expert (0 or 1)
+  const auto choices =
+      at::zeros({N, E}, scores.options())
+          .scatter_add_(1, idx.t().to(at::kLong), at::ones({N, k}, scores.options()));
+  const auto f = choices.view({N / T, T, E}).sum(1) * (static_cast<double>(E) / double(k * T));
+  const auto p = scores.view({N / T, T, E}).mean(1);
+  return (f * p).sum(1).mean();
+}
+
 at::Tensor router_z_loss(const at::Tensor& logits) {
   if (logits.size(0) == 0) return at::zeros({}, logits.options());
   return logits.logsumexp(1).pow(2).mean();

@@ -23,6 +23,13 @@ using GroupSum = std::function<at::Tensor(const at::Tensor&)>;
 at::Tensor load_importance_loss(const at::Tensor& clean_scores, const at::Tensor& noisy_logits,
                                 double noise_std, int64_t top_k, const GroupSum& over_group = {});
 
+// DeepSeek's sequence-wise balance loss: the mean over sequences of sum_e f[e] * P[e], where
+// f[e] = E / (k T) * (choices of expert e among the sequence's T tokens) and P[e] its tokens'
+// mean score. scores [N, E] (each row a distribution), idx [k, N] the choices; the N tokens are
+// N / T sequences of T = sequence_tokens in order (0, or not dividing N: one sequence).
+at::Tensor seq_balance_loss(const at::Tensor& scores, const at::Tensor& idx,
+                            int64_t sequence_tokens);
+
 // mean_n (logsumexp_e logits[n, e])^2
 at::Tensor router_z_loss(const at::Tensor& logits);
 

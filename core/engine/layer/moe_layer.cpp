@@ -85,7 +85,8 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == model_dim_, "MoE layer expects [..., ", model_dim_,
               "] input, got ", x.sizes());
   const auto gate_tokens = x.reshape({-1, model_dim_});
-  const RouteContext where = route_context();
+  RouteContext where = route_context();
+  if (x.dim() >= 3) where.sequence_tokens = x.size(-2);  // [B, T, M]: B sequences of T tokens
   const auto r = router_->route(gate_tokens, compute.value_or(x.scalar_type()), where);
   const auto tokens = compute ? gate_tokens.to(*compute) : gate_tokens;
   // postscore weights the combine, prescore the dispatch (docs/ROUTING.md, "Dispatch, experts,

@@ -2,6 +2,7 @@
 #include "layer/router.h"
 
 #include "layer/aux_losses.h"
+#include "layer/group_limited_router.h"
 #include "layer/softmax_top_k_router.h"
 
 namespace moe::layer {
@@ -47,6 +48,8 @@ std::unique_ptr<Router> make_router(int64_t model_dim, const protocol::MoeConfig
   switch (config.router) {
     case protocol::RouterKind::TopKSoftmax:
       return std::make_unique<TopKSoftmaxRouter>(model_dim, config);
+    case protocol::RouterKind::GroupLimitedTopK:
+      return std::make_unique<GroupLimitedRouter>(model_dim, config);
     case protocol::RouterKind::SoftmaxTopK:
       break;
   }

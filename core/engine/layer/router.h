@@ -21,6 +21,7 @@ struct RouteContext {
   int64_t alignment = 1;                // capacity is a multiple of it
   int64_t buffer_alignment = 1;         // RoutingOptions::buffer_alignment
   bool training = false;
+  int64_t sequence_tokens = 0;  // tokens per sequence, in order (0: the tokens are one sequence)
   bool over_group() const { return group != nullptr && !group->is_single(); }
 };
 

@@ -47,12 +47,7 @@ Routing SoftmaxTopKRouter::route(const at::Tensor& tokens, at::ScalarType dtype,
                                  const RouteContext& where) {
   trace::ScopedPhase phase("gate");
   Routing r;
-  r.logits = gate_->logits(config_.fp32_gate ? tokens.to(at::kFloat) : tokens);
-  r.noisy = r.logits;
-  if (where.training && config_.gate_noise > 0) {
-    const double scale = config_.gate_noise / static_cast<double>(config_.experts);
-    r.noisy = r.logits + group_noise(r.logits, where) * scale;
-  }
+  gate_logits(tokens, where, r);
   r.scores = at::softmax(r.noisy, 1);
   const RoutingOptions options{config_.top_k, config_.capacity_factor,
                                config_.batch_prioritized_routing, where.alignment,
@@ -62,6 +57,16 @@ Routing SoftmaxTopKRouter::route(const at::Tensor& tokens, at::ScalarType dtype,
                               : make_routing_plan(r.scores, bias, options);
   r.gates = gate_values(r.scores, r.noisy, r.plan).to(dtype);
   return r;
+}
+
+void SoftmaxTopKRouter::gate_logits(const at::Tensor& tokens, const RouteContext& where,
+                                    Routing& r) const {
+  r.logits = gate_->logits(config_.fp32_gate ? tokens.to(at::kFloat) : tokens);
+  r.noisy = r.logits;
+  if (where.training && config_.gate_noise > 0) {
+    const double scale = config_.gate_noise / static_cast<double>(config_.experts);
+    r.noisy = r.logits + group_noise(r.logits, where) * scale;
+  }
 }
 
 at::Tensor SoftmaxTopKRouter::group_noise(const at::Tensor& logits,
@@ -92,6 +97,9 @@ at::Tensor SoftmaxTopKRouter::aux_loss(const Routing& r, const RouteContext& whe
     const auto share = r.plan.demand.to(r.scores.scalar_type()) /
                        static_cast<double>(std::max<int64_t>(r.plan.group_tokens, 1));
     return (share * r.scores.mean(0)).sum() * static_cast<double>(config_.experts);
+  }
+  if (config_.aux_loss == protocol::AuxLoss::SeqBalance) {
+    return seq_balance_loss(r.scores, r.plan.idx, where.sequence_tokens);
   }
   if (config_.aux_loss == protocol::AuxLoss::LoadImportance) {
     GroupSum over_group;

@@ -27,6 +27,8 @@ class SoftmaxTopKRouter : public Router {
   // Each choice's weight [k, N] from the routing's scores and noisy logits [N, E].
   virtual at::Tensor gate_values(const at::Tensor& scores, const at::Tensor& noisy,
                                  const RoutingPlan& plan) const;
+  // The gate's logits of tokens [N, M] and, while training with moe.gate_noise, their noisy copy.
+  void gate_logits(const at::Tensor& tokens, const RouteContext& where, Routing& r) const;
 
  private:
   // randn like logits; across ranks, this rank's rows of the group's noise.

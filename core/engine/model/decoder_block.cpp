@@ -1,13 +1,21 @@
 #include "model/decoder_block.h"
 
+#include "model/gqa_attention.h"
+#include "model/mla_attention.h"
 #include "protocol/decoder_layout.h"
 
 namespace moe::model {
 
+std::shared_ptr<SelfAttentionImpl> make_self_attention(const protocol::ModelConfig& model) {
+  if (model.attention == protocol::AttentionKind::Mla)
+    return std::make_shared<MlaAttentionImpl>(model);
+  return std::make_shared<GqaAttentionImpl>(model);
+}
+
 DecoderBlockImpl::DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe) {
   const auto& m = config.model;
   input_layernorm_ = register_module("input_layernorm", RmsNorm(m.dim, m.norm_eps));
-  self_attn_ = register_module("self_attn", DecoderAttention(m));
+  self_attn_ = register_module("self_attn", make_self_attention(m));
   post_attention_layernorm_ =
       register_module("post_attention_layernorm", RmsNorm(m.dim, m.norm_eps));
   const auto act = config.moe.activation;

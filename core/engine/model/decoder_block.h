@@ -8,10 +8,10 @@
 #include <torch/torch.h>
 
 #include "layer/moe_layer.h"
-#include "model/decoder_attention.h"
 #include "model/glu_mlp.h"
 #include "model/moe_losses.h"
 #include "model/rms_norm.h"
+#include "model/self_attention.h"
 #include "protocol/run_config.h"
 
 namespace moe::model {
@@ -27,7 +27,7 @@ class DecoderBlockImpl : public torch::nn::Module {
   at::Tensor feed_forward(const at::Tensor& x, MoeLosses& losses);
 
   RmsNorm input_layernorm_{nullptr};
-  DecoderAttention self_attn_{nullptr};
+  std::shared_ptr<SelfAttentionImpl> self_attn_;
   RmsNorm post_attention_layernorm_{nullptr};
   layer::MoeLayer moe_{nullptr};
   GluMlp shared_expert_{nullptr};

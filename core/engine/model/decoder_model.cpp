@@ -87,7 +87,7 @@ at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses)
   MoeLosses scratch(loss_dtype(dtype()));
   MoeLosses& sink = losses ? *losses : scratch;
   auto x = embed_tokens_->forward(tokens);
-  const auto rotary = rotary_tables(tokens.size(1), protocol::attention_head_dim(config_),
+  const auto rotary = rotary_tables(tokens.size(1), protocol::rotary_dim(config_),
                                     config_.rope_theta, x.scalar_type(), x.device());
   for (auto& block : blocks_) x = block->forward(x, rotary, sink);
   x = norm_->forward(x);

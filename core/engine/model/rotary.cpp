@@ -15,8 +15,13 @@ RotaryTables rotary_tables(int64_t length, int64_t head_dim, double theta, at::S
   return {angles.cos().to(dtype), angles.sin().to(dtype)};
 }
 
-at::Tensor apply_rotary(const at::Tensor& x, const RotaryTables& tables) {
-  const int64_t half = x.size(-1) / 2;
+at::Tensor apply_rotary(const at::Tensor& x, const RotaryTables& tables, bool interleaved) {
+  const int64_t d = x.size(-1), half = d / 2;
+  if (interleaved) {
+    const auto cos = tables.cos.narrow(-1, 0, half), sin = tables.sin.narrow(-1, 0, half);
+    const auto even = x.slice(-1, 0, d, 2), odd = x.slice(-1, 1, d, 2);
+    return at::cat({even * cos - odd * sin, odd * cos + even * sin}, -1);
+  }
   const auto rotated = at::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);
   return x * tables.cos + rotated * tables.sin;
 }

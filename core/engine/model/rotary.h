@@ -1,6 +1,7 @@
 #pragma once
-// Rotary position embeddings (RoPE) in the Hugging Face layout: a head's channels split in two
-// halves that rotate together (rotate_half), frequencies theta^(-2i/d). No parameters.
+// Rotary position embeddings (RoPE), frequencies theta^(-2i/d), no parameters. Channel i turns
+// with channel i + d/2 (rotate_half, the Hugging Face layout) or, interleaved (DeepSeek), channel
+// 2i with 2i + 1.
 #include <torch/torch.h>
 
 namespace moe::model {
@@ -14,7 +15,9 @@ struct RotaryTables {
 RotaryTables rotary_tables(int64_t length, int64_t head_dim, double theta, at::ScalarType dtype,
                            const at::Device& device);
 
-// x [B, H, T, head_dim] rotated by position: x * cos + rotate_half(x) * sin.
-at::Tensor apply_rotary(const at::Tensor& x, const RotaryTables& tables);
+// x [B, H, T, head_dim] rotated by position: x * cos + rotate_half(x) * sin. Interleaved, pair
+// (x[2i], x[2i+1]) turns by angle i and the result lists the pairs' first channels, then their
+// second ones (the reference's layout; attention scores do not depend on the order).
+at::Tensor apply_rotary(const at::Tensor& x, const RotaryTables& tables, bool interleaved = false);
 
 }  // namespace moe::model

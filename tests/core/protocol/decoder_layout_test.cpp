@@ -89,3 +89,76 @@ TEST(DecoderValidation, EachRuleNamesItsKey) {
   c.model.rope_theta = 0;
   EXPECT_TRUE(has_problem_at(c, "/model/rope_theta"));
 }
+
+namespace {
+
+RunConfig deepseek() {
+  auto c = decoder();
+  c.model.attention = AttentionKind::Mla;
+  c.model.q_lora_rank = 24;
+  c.model.kv_lora_rank = 16;
+  c.model.qk_rope_dim = 8;
+  c.model.qk_nope_dim = 12;
+  c.model.v_head_dim = 10;
+  c.moe.experts = 12;
+  c.moe.top_k = 3;
+  c.moe.router = RouterKind::GroupLimitedTopK;
+  c.moe.score_function = ScoreFunction::Sigmoid;
+  c.moe.expert_groups = 4;
+  c.moe.topk_groups = 2;
+  c.moe.group_score = GroupScore::TopTwoSum;
+  c.moe.routed_scaling = 2.5;
+  return c;
+}
+
+}  // namespace
+
+TEST(DecoderLayout, LatentAttentionWidthsComeFromItsKeys) {
+  const auto c = deepseek();
+  EXPECT_EQ(attention_head_dim(c.model), 20);  // nope + rope
+  EXPECT_EQ(rotary_dim(c.model), 8);
+  EXPECT_EQ(value_head_dim(c.model), 10);
+  EXPECT_EQ(attention_kv_heads(c.model), 4);
+  EXPECT_EQ(rotary_dim(decoder().model), 16);
+  EXPECT_EQ(value_head_dim(decoder().model), 16);
+}
+
+TEST(DecoderValidation, DeepSeekConfigsAreValidAndEachRuleNamesItsKey) {
+  EXPECT_TRUE(validate(deepseek(), {}).empty());
+  auto c = deepseek();
+  c.model.qk_rope_dim = 7;
+  EXPECT_TRUE(has_problem_at(c, "/model/qk_rope_dim"));
+  c = deepseek();
+  c.model.kv_heads = 2;  // every head expands the one latent
+  EXPECT_TRUE(has_problem_at(c, "/model/kv_heads"));
+  c = deepseek();
+  c.model.head_dim = 16;
+  EXPECT_TRUE(has_problem_at(c, "/model/head_dim"));
+  c = deepseek();
+  c.model.kv_lora_rank = 0;
+  EXPECT_TRUE(has_problem_at(c, "/model/kv_lora_rank"));
+  c = deepseek();
+  c.moe.expert_groups = 5;  // does not divide 12
+  EXPECT_TRUE(has_problem_at(c, "/moe/expert_groups"));
+  c = deepseek();
+  c.moe.topk_groups = 5;
+  EXPECT_TRUE(has_problem_at(c, "/moe/topk_groups"));
+  c = deepseek();
+  c.moe.topk_groups = 1;
+  c.moe.top_k = 4;  // one group of 3 experts cannot give 4
+  EXPECT_TRUE(has_problem_at(c, "/moe/top_k"));
+  c = deepseek();
+  c.moe.expert_groups = 12;  // one expert per group has no top two
+  c.moe.topk_groups = 3;
+  EXPECT_TRUE(has_problem_at(c, "/moe/group_score"));
+  c = deepseek();
+  c.moe.routed_scaling = 0;
+  EXPECT_TRUE(has_problem_at(c, "/moe/routed_scaling"));
+  c = deepseek();
+  c.moe.router = RouterKind::TopKSoftmax;  // the group keys belong to the group router
+  EXPECT_TRUE(has_problem_at(c, "/moe/expert_groups"));
+  EXPECT_TRUE(has_problem_at(c, "/moe/score_function"));
+  c = deepseek();
+  c.model.kind = ModelKind::Lm;
+  EXPECT_TRUE(has_problem_at(c, "/model/attention"));
+}

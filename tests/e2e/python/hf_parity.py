@@ -27,6 +27,8 @@ RTOL_GRAD = 1e-3
 # power of two, k = 1 and k > 2, shared experts on and off, dense layers between MoE layers.
 COMMON = dict(vocab_size=97, hidden_size=48, num_hidden_layers=3, num_attention_heads=4,
               num_key_value_heads=2, intermediate_size=40, max_position_embeddings=256)
+DEEPSEEK = dict(num_key_value_heads=4, moe_intermediate_size=20, kv_lora_rank=16, q_lora_rank=24,
+                qk_rope_head_dim=8, qk_nope_head_dim=12, v_head_dim=10)
 CASES = [
     ("mixtral", "MixtralConfig", "MixtralForCausalLM",
      dict(num_local_experts=5, num_experts_per_tok=2)),
@@ -52,6 +54,22 @@ CASES = [
     ("olmoe", "OlmoeConfig", "OlmoeForCausalLM",
      dict(num_experts=5, num_experts_per_tok=1, norm_topk_prob=True, eos_token_id=96,
           pad_token_id=1)),
+    # DeepSeek: multi-head latent attention (every head expands the one latent, so key/value heads
+    # equal the heads), dense first layers, shared experts, group-limited routing.
+    ("deepseek_v2", "DeepseekV2Config", "DeepseekV2ForCausalLM",
+     dict(DEEPSEEK, n_routed_experts=6, num_experts_per_tok=3, n_group=3, topk_group=2,
+          topk_method="group_limited_greedy", routed_scaling_factor=1.5, q_lora_rank=None,
+          n_shared_experts=2, first_k_dense_replace=1)),
+    ("deepseek_v2", "DeepseekV2Config", "DeepseekV2ForCausalLM",
+     dict(DEEPSEEK, n_routed_experts=5, num_experts_per_tok=1, topk_method="greedy",
+          n_shared_experts=0, first_k_dense_replace=0)),
+    ("deepseek_v3", "DeepseekV3Config", "DeepseekV3ForCausalLM",
+     dict(DEEPSEEK, n_routed_experts=12, num_experts_per_tok=3, n_group=4, topk_group=2,
+          n_shared_experts=1, first_k_dense_replace=1, routed_scaling_factor=2.5)),
+    ("deepseek_v3", "DeepseekV3Config", "DeepseekV3ForCausalLM",
+     dict(DEEPSEEK, n_routed_experts=6, num_experts_per_tok=1, n_group=1, topk_group=1,
+          n_shared_experts=0, first_k_dense_replace=0, norm_topk_prob=False,
+          rope_interleave=False, tie_word_embeddings=True)),
 ]
 
 
@@ -70,6 +88,10 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
     torch.manual_seed(seed)
     config = getattr(transformers, config_name)(**{**COMMON, **kwargs})
     model = getattr(transformers, model_name)(config).eval()
+    with torch.no_grad():  # DeepSeek-V3's selection bias starts at zero: give the choice one
+        for name, buffer in model.named_buffers():
+            if name.endswith("e_score_correction_bias"):
+                buffer.copy_(torch.randn(buffer.shape) * 0.05)
     folder = os.path.join(workdir, f"{family}-{index}-seed{seed}")
     model.save_pretrained(folder)
     generator = torch.Generator().manual_seed(seed + 1000)
@@ -120,8 +142,9 @@ def float64_throughout():
     for a float64 model (its casts to float32 are deliberate for bfloat16 training). To hold our
     float64 path to 1e-10, those casts keep float64 while this is active: the reference's own
     math, in the precision the comparison needs."""
-    tensor_to, tensor_float = torch.Tensor.to, torch.Tensor.float
+    tensor_to, tensor_float, tensor_type = torch.Tensor.to, torch.Tensor.float, torch.Tensor.type
     functional_softmax, torch_softmax = torch.nn.functional.softmax, torch.softmax
+    tensor_softmax = torch.Tensor.softmax
 
     def widened(dtype):
         return torch.float64 if dtype is torch.float32 else dtype
@@ -136,6 +159,11 @@ def float64_throughout():
     def as_float(self, *args, **kwargs):
         return self if self.dtype == torch.float64 else tensor_float(self, *args, **kwargs)
 
+    def as_type(self, *args, **kwargs):
+        if self.dtype == torch.float64 and args and args[0] is torch.float32:
+            return self
+        return tensor_type(self, *args, **kwargs)
+
     def softmax_of(original):
         def softmax(x, *args, **kwargs):
             if x.dtype == torch.float64 and kwargs.get("dtype") is torch.float32:
@@ -143,14 +171,16 @@ def float64_throughout():
             return original(x, *args, **kwargs)
         return softmax
 
-    torch.Tensor.to, torch.Tensor.float = to, as_float
+    torch.Tensor.to, torch.Tensor.float, torch.Tensor.type = to, as_float, as_type
     torch.nn.functional.softmax = softmax_of(functional_softmax)
     torch.softmax = softmax_of(torch_softmax)
+    torch.Tensor.softmax = softmax_of(tensor_softmax)
     try:
         yield
     finally:
-        torch.Tensor.to, torch.Tensor.float = tensor_to, tensor_float
+        torch.Tensor.to, torch.Tensor.float, torch.Tensor.type = tensor_to, tensor_float, tensor_type
         torch.nn.functional.softmax, torch.softmax = functional_softmax, torch_softmax
+        torch.Tensor.softmax = tensor_softmax
 
 
 def check_float64(moe_train, family, index, model, folder, tokens_file, tokens):
@@ -221,9 +251,15 @@ def check_training_step(moe_train, family, index, model, folder, tokens_file, to
     loss_err = abs(float(ours["loss"][0]) - ref_loss) / abs(ref_loss)
     if loss_err > RTOL_FLOAT32:
         failures.append(f"loss {float(ours['loss'][0]):.6g}, reference {ref_loss:.6g}")
+    # Our gradients go through export's names, which also lay out DeepSeek's buffer and its
+    # shared MLP of width 0: neither is a parameter with a gradient.
+    buffers = {n for n, _ in model.named_buffers()}
     grads = to_reference_layout({k[len("grad."):]: v for k, v in ours.items()
-                                 if k.startswith("grad.")})
-    ref_grads = {n: p.grad for n, p in model.named_parameters() if p.grad is not None}
+                                 if k.startswith("grad.") and v.numel() > 0
+                                 and k[len("grad."):] not in buffers})
+    # (DeepSeek without shared experts still has a shared MLP of width 0: nothing to compare)
+    ref_grads = {n: p.grad for n, p in model.named_parameters()
+                 if p.grad is not None and p.numel() > 0}
     missing = sorted(set(ref_grads) - set(grads))
     extra = sorted(set(grads) - set(ref_grads))
     if missing or extra:

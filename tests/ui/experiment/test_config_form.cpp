@@ -71,7 +71,7 @@ class TestConfigForm : public QObject {
     QVERIFY(qobject_cast<QLineEdit*>(form_->fieldEditor("/train/lr")->editor()));
     QVERIFY(qobject_cast<QLineEdit*>(form_->fieldEditor("/data/path")->editor()));
     auto* combo = qobject_cast<QComboBox*>(form_->fieldEditor("/moe/aux_loss")->editor());
-    QCOMPARE(combo->count(), 4);  // gshard, load_importance, none, hf_load_balancing
+    QCOMPARE(combo->count(), 5);  // gshard, load_importance, none, hf_load_balancing, seq_balance
     auto* dim = qobject_cast<QSpinBox*>(form_->fieldEditor("/model/dim")->editor());
     QCOMPARE(dim->minimum(), 2);
     QCOMPARE(dim->maximum(), int(moe::protocol::limits::kMaxDim));

@@ -85,6 +85,30 @@ const std::unordered_map<std::string, Description>& descriptions() {
       {"/model/dense_layers",
        {"Dense layers",
         "decoder only: 0-based layers with a dense MLP instead of a MoE layer, e.g. \"0, 3\"."}},
+      {"/model/rope_interleave",
+       {"Interleaved RoPE",
+        "decoder only: rotary embeddings turn adjacent channel pairs (DeepSeek) instead of a "
+        "head's two halves."}},
+      {"/model/attention",
+       {"Attention",
+        "decoder only: gqa, grouped-query attention; mla, DeepSeek's multi-head latent "
+        "attention (keys and values expanded from one low-rank latent per token)."}},
+      {"/model/q_lora_rank",
+       {"Query rank", "mla only: the query's low rank (q_a_proj, q_b_proj); 0: a full q_proj.", 0,
+        limits::kMaxDim}},
+      {"/model/kv_lora_rank",
+       {"Key/value rank", "mla only: the width of the key/value latent a token caches.", 1,
+        limits::kMaxDim}},
+      {"/model/qk_rope_dim",
+       {"Rotary width",
+        "mla only: each head's query/key channels with rotary embeddings (even); the key's are "
+        "shared by all heads.",
+        2, limits::kMaxDim}},
+      {"/model/qk_nope_dim",
+       {"Non-rotary width", "mla only: each head's query/key channels without rotary embeddings.",
+        0, limits::kMaxDim}},
+      {"/model/v_head_dim",
+       {"Value width", "mla only: each head's value width.", 1, limits::kMaxDim}},
       {"/moe/experts",
        {"Experts", "Global number of experts E in each MoE layer.", 1, limits::kMaxExperts}},
       {"/moe/top_k",
@@ -140,7 +164,8 @@ const std::unordered_map<std::string, Description>& descriptions() {
        {"Router",
         "softmax_top_k: Tutel's, softmax over all experts then the k best (normalize_gate "
         "rescales them when k > 1); top_k_softmax: the k best logits, gate values their "
-        "softmax (Mixtral; Qwen and OLMoE with norm_topk_prob)."}},
+        "softmax (Mixtral; Qwen and OLMoE with norm_topk_prob); group_limited_top_k: "
+        "DeepSeek's, the k best inside the best groups of experts."}},
       {"/moe/expert_ffn",
        {"Expert FFN",
         "mlp: fc2(act(fc1 x)), Tutel's; glu: down(act(gate x) · up x), SwiGLU with silu."}},
@@ -151,6 +176,28 @@ const std::unordered_map<std::string, Description>& descriptions() {
         0, limits::kMaxHidden}},
       {"/moe/shared_gate",
        {"Gate shared expert", "Scale the shared expert by sigmoid(x · w) per token (Qwen2-MoE)."}},
+      {"/moe/score_function",
+       {"Score function",
+        "group_limited_top_k only: the experts' scores, softmax over the experts (DeepSeek-V2) "
+        "or each expert's sigmoid (DeepSeek-V3)."}},
+      {"/moe/expert_groups",
+       {"Expert groups",
+        "group_limited_top_k only: the experts split into this many equal groups (divides "
+        "moe.experts).",
+        1, limits::kMaxExperts}},
+      {"/moe/topk_groups",
+       {"Groups per token",
+        "group_limited_top_k only: a token chooses its k experts inside its best this many "
+        "groups.",
+        1, limits::kMaxExperts}},
+      {"/moe/group_score",
+       {"Group score",
+        "group_limited_top_k only: a group's score, its best expert's (max, DeepSeek-V2) or the "
+        "sum of its best two (top2_sum, DeepSeek-V3)."}},
+      {"/moe/routed_scaling",
+       {"Routed scaling",
+        "group_limited_top_k only: the factor on the routed experts' gate values "
+        "(routed_scaling_factor)."}},
       {"/parallel/nodes",
        {"Nodes",
         "Machines the run spans; it has nodes × nproc ranks. More than 1 needs a cluster "

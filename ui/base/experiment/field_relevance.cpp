@@ -18,8 +18,23 @@ std::string unusedReason(const std::string& pointer, const protocol::RunConfig& 
              pointer == "/model/norm_eps" || pointer == "/model/qkv_bias" ||
              pointer == "/model/qk_norm" || pointer == "/model/dense_hidden" ||
              pointer == "/model/dense_layers" || pointer == "/model/pad_token" ||
+             pointer == "/model/rope_interleave" || pointer == "/model/attention" ||
              pointer == "/moe/shared_hidden") {
     if (!decoder) return "used by model.kind \"decoder\" only";
+    const bool mla = c.model.attention == protocol::AttentionKind::Mla;
+    if (mla && (pointer == "/model/kv_heads" || pointer == "/model/head_dim" ||
+                pointer == "/model/qk_norm" || pointer == "/model/qkv_bias"))
+      return "model.attention \"mla\" has its own widths";
+  } else if (pointer == "/model/q_lora_rank" || pointer == "/model/kv_lora_rank" ||
+             pointer == "/model/qk_rope_dim" || pointer == "/model/qk_nope_dim" ||
+             pointer == "/model/v_head_dim") {
+    if (!decoder || c.model.attention != protocol::AttentionKind::Mla)
+      return "used by model.attention \"mla\" only";
+  } else if (pointer == "/moe/score_function" || pointer == "/moe/expert_groups" ||
+             pointer == "/moe/topk_groups" || pointer == "/moe/group_score" ||
+             pointer == "/moe/routed_scaling") {
+    if (c.moe.router != protocol::RouterKind::GroupLimitedTopK)
+      return "used by moe.router \"group_limited_top_k\" only";
   } else if (pointer == "/moe/normalize_gate") {
     if (c.moe.router == protocol::RouterKind::TopKSoftmax)
       return "top_k_softmax's gate values always sum to 1";

@@ -17,14 +17,22 @@ enum class ModelKind { HelloWorld, Lm, Image, Decoder };
 // The Hugging Face architecture a decoder maps to (import-hf / export-hf; docs/MODELS.md).
 enum class ModelFamily { Mixtral, Qwen2Moe, Qwen3Moe, Olmoe, DeepseekV2, DeepseekV3, GptOss };
 enum class QkNorm { None, Head, Full };
+// gqa: grouped-query attention; mla: DeepSeek's multi-head latent attention (low-rank q and kv).
+enum class AttentionKind { Gqa, Mla };
 enum class ExpertFfn { Mlp, Glu };
 // softmax_top_k: Tutel's (softmax over E, top-k, normalize_gate when k > 1); top_k_softmax: the
 // k best logits, their softmax as gate values (Mixtral, Qwen and OLMoE with norm_topk_prob).
-enum class RouterKind { SoftmaxTopK, TopKSoftmax };
+// group_limited_top_k: DeepSeek's (scores by moe.score_function, the best moe.topk_groups of
+// moe.expert_groups groups, top-k inside them, gate values scaled by moe.routed_scaling).
+enum class RouterKind { SoftmaxTopK, TopKSoftmax, GroupLimitedTopK };
+enum class ScoreFunction { Softmax, Sigmoid };
+// A group's score: its best expert's (DeepSeek-V2) or the sum of its best two (DeepSeek-V3).
+enum class GroupScore { Max, TopTwoSum };
 enum class Activation { Gelu, Relu, Silu };
 enum class Gate { Top, Cosine };
-// hf_load_balancing: transformers' load_balancing_loss_func, over every MoE layer at once.
-enum class AuxLoss { GShard, LoadImportance, None, HfLoadBalancing };
+// hf_load_balancing: transformers' load_balancing_loss_func, over every MoE layer at once;
+// seq_balance: DeepSeek's sequence-wise balance loss (each sequence's load times its mean score).
+enum class AuxLoss { GShard, LoadImportance, None, HfLoadBalancing, SeqBalance };
 enum class Backend { Auto, Gloo, Nccl };
 enum class Optimizer { AdamW, Sgd };
 enum class Schedule { Constant, Cosine, Linear };
@@ -78,11 +86,15 @@ MOE_CONFIG_ENUM_NAMES(ModelKind, "helloworld", "lm", "image", "decoder");
 MOE_CONFIG_ENUM_NAMES(ModelFamily, "mixtral", "qwen2_moe", "qwen3_moe", "olmoe", "deepseek_v2",
                       "deepseek_v3", "gpt_oss");
 MOE_CONFIG_ENUM_NAMES(QkNorm, "none", "head", "full");
+MOE_CONFIG_ENUM_NAMES(AttentionKind, "gqa", "mla");
 MOE_CONFIG_ENUM_NAMES(ExpertFfn, "mlp", "glu");
-MOE_CONFIG_ENUM_NAMES(RouterKind, "softmax_top_k", "top_k_softmax");
+MOE_CONFIG_ENUM_NAMES(RouterKind, "softmax_top_k", "top_k_softmax", "group_limited_top_k");
+MOE_CONFIG_ENUM_NAMES(ScoreFunction, "softmax", "sigmoid");
+MOE_CONFIG_ENUM_NAMES(GroupScore, "max", "top2_sum");
 MOE_CONFIG_ENUM_NAMES(Activation, "gelu", "relu", "silu");
 MOE_CONFIG_ENUM_NAMES(Gate, "top", "cosine");
-MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none", "hf_load_balancing");
+MOE_CONFIG_ENUM_NAMES(AuxLoss, "gshard", "load_importance", "none", "hf_load_balancing",
+                      "seq_balance");
 MOE_CONFIG_ENUM_NAMES(Backend, "auto", "gloo", "nccl");
 MOE_CONFIG_ENUM_NAMES(Optimizer, "adamw", "sgd");
 MOE_CONFIG_ENUM_NAMES(Schedule, "constant", "cosine", "linear");

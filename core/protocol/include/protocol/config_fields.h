@@ -39,6 +39,13 @@ void visit_config(Config& c, Visitor& v) {
     v.field("dense_hidden", m.dense_hidden);
     v.field("dense_layers", m.dense_layers);
     v.field("pad_token", m.pad_token);
+    v.field("rope_interleave", m.rope_interleave);
+    v.choice("attention", m.attention);
+    v.field("q_lora_rank", m.q_lora_rank);
+    v.field("kv_lora_rank", m.kv_lora_rank);
+    v.field("qk_rope_dim", m.qk_rope_dim);
+    v.field("qk_nope_dim", m.qk_nope_dim);
+    v.field("v_head_dim", m.v_head_dim);
   });
   v.section("moe", [&] {
     auto& m = c.moe;
@@ -67,6 +74,11 @@ void visit_config(Config& c, Visitor& v) {
     v.choice("expert_ffn", m.expert_ffn);
     v.field("shared_hidden", m.shared_hidden);
     v.field("shared_gate", m.shared_gate);
+    v.choice("score_function", m.score_function);
+    v.field("expert_groups", m.expert_groups);
+    v.field("topk_groups", m.topk_groups);
+    v.choice("group_score", m.group_score);
+    v.field("routed_scaling", m.routed_scaling);
   });
   v.section("parallel", [&] {
     auto& p = c.parallel;

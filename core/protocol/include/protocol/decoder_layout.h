@@ -20,8 +20,12 @@ std::string format_layer_list(const std::vector<int64_t>& layers);
 // block 0; decoder: all but model.dense_layers). An unparsable dense_layers counts as none.
 std::vector<bool> moe_layer_mask(const RunConfig& config);
 
-// Attention's per-head width (model.head_dim, or dim / heads) and key/value heads.
+// Attention's per-head query/key width (model.head_dim, or dim / heads; mla: qk_nope_dim +
+// qk_rope_dim) and key/value heads.
 int64_t attention_head_dim(const ModelConfig& model);
+// The channels of a head that rotary embeddings turn (mla: qk_rope_dim) and a value head's width.
+int64_t rotary_dim(const ModelConfig& model);
+int64_t value_head_dim(const ModelConfig& model);
 int64_t attention_kv_heads(const ModelConfig& model);
 // The dense MLP's width in a decoder's dense layers (model.dense_hidden, or moe.hidden).
 int64_t dense_mlp_hidden(const RunConfig& config);

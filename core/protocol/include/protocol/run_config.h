@@ -29,6 +29,12 @@ struct ModelConfig {
   int64_t dense_hidden = 0;       // the dense MLP's width in dense layers (0: moe.hidden)
   std::string dense_layers;       // layers with a dense MLP instead of MoE: "0, 3" (0-based)
   int64_t pad_token = -1;         // its embedding row gets no gradient (-1: none)
+  // Rotary embeddings turn adjacent channel pairs (DeepSeek) instead of the two halves.
+  bool rope_interleave = false;
+  AttentionKind attention = AttentionKind::Gqa;
+  // mla only: the low ranks of the query (0: a full q_proj) and of the shared key/value latent,
+  // and each head's rotary, non-rotary and value widths.
+  int64_t q_lora_rank = 0, kv_lora_rank = 128, qk_rope_dim = 32, qk_nope_dim = 64, v_head_dim = 64;
 };
 
 struct BiasBalancingConfig {
@@ -55,6 +61,12 @@ struct MoeConfig {
   // sigmoid(x . w) when shared_gate (Qwen2-MoE).
   int64_t shared_hidden = 0;
   bool shared_gate = false;
+  // router group_limited_top_k only (DeepSeek): the experts' score, their groups, how many groups
+  // a token may choose from and how a group is scored, and the factor on the gate values.
+  ScoreFunction score_function = ScoreFunction::Softmax;
+  int64_t expert_groups = 1, topk_groups = 1;
+  GroupScore group_score = GroupScore::Max;
+  double routed_scaling = 1.0;
 };
 
 // parallel.adaptive_r's value for "auto" in JSON: the engine picks r for the placement.

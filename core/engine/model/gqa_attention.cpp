@@ -1,4 +1,4 @@
-#include "model/decoder_attention.h"
+#include "model/gqa_attention.h"
 
 #include <cmath>
 
@@ -6,24 +6,17 @@
 
 namespace moe::model {
 
-namespace {
-
-torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
-  return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(bias));
-}
-
-}  // namespace
-
-DecoderAttentionImpl::DecoderAttentionImpl(const protocol::ModelConfig& model)
+GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model)
     : heads_(model.heads),
       kv_heads_(protocol::attention_kv_heads(model)),
       head_dim_(protocol::attention_head_dim(model)),
-      qk_norm_(model.qk_norm) {
+      qk_norm_(model.qk_norm),
+      interleave_(model.rope_interleave) {
   const int64_t q_width = heads_ * head_dim_, kv_width = kv_heads_ * head_dim_;
-  q_proj_ = register_module("q_proj", linear(model.dim, q_width, model.qkv_bias));
-  k_proj_ = register_module("k_proj", linear(model.dim, kv_width, model.qkv_bias));
-  v_proj_ = register_module("v_proj", linear(model.dim, kv_width, model.qkv_bias));
-  o_proj_ = register_module("o_proj", linear(q_width, model.dim, false));
+  q_proj_ = register_module("q_proj", projection(model.dim, q_width, model.qkv_bias));
+  k_proj_ = register_module("k_proj", projection(model.dim, kv_width, model.qkv_bias));
+  v_proj_ = register_module("v_proj", projection(model.dim, kv_width, model.qkv_bias));
+  o_proj_ = register_module("o_proj", projection(q_width, model.dim, false));
   if (qk_norm_ == protocol::QkNorm::Head) {
     q_norm_ = register_module("q_norm", RmsNorm(head_dim_, model.norm_eps));
     k_norm_ = register_module("k_norm", RmsNorm(head_dim_, model.norm_eps));
@@ -33,7 +26,7 @@ DecoderAttentionImpl::DecoderAttentionImpl(const protocol::ModelConfig& model)
   }
 }
 
-at::Tensor DecoderAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
+at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
   const int64_t b = x.size(0), t = x.size(1);
   auto q = q_proj_->forward(x), k = k_proj_->forward(x), v = v_proj_->forward(x);
   if (qk_norm_ == protocol::QkNorm::Full) {  // OLMoE: over the whole projection
@@ -46,8 +39,8 @@ at::Tensor DecoderAttentionImpl::forward(const at::Tensor& x, const RotaryTables
     q = q_norm_->forward(q);
     k = k_norm_->forward(k);
   }
-  q = apply_rotary(q.transpose(1, 2), rotary);  // [B, H, T, hd]
-  k = apply_rotary(k.transpose(1, 2), rotary);
+  q = apply_rotary(q.transpose(1, 2), rotary, interleave_);  // [B, H, T, hd]
+  k = apply_rotary(k.transpose(1, 2), rotary, interleave_);
   auto vh = v.view({b, t, kv_heads_, head_dim_}).transpose(1, 2);
   if (kv_heads_ != heads_) {  // each key/value head serves heads / kv_heads query heads
     const int64_t groups = heads_ / kv_heads_;

@@ -1,0 +1,66 @@
+#include "model/mla_attention.h"
+
+#include <cmath>
+
+namespace moe::model {
+
+namespace {
+
+// The reference builds its latent norms with RMSNorm's default epsilon, not rms_norm_eps.
+constexpr double kLatentNormEps = 1e-6;
+
+}  // namespace
+
+MlaAttentionImpl::MlaAttentionImpl(const protocol::ModelConfig& model)
+    : heads_(model.heads),
+      q_lora_rank_(model.q_lora_rank),
+      kv_lora_rank_(model.kv_lora_rank),
+      rope_dim_(model.qk_rope_dim),
+      nope_dim_(model.qk_nope_dim),
+      v_dim_(model.v_head_dim),
+      interleave_(model.rope_interleave) {
+  const int64_t q_width = heads_ * (nope_dim_ + rope_dim_);
+  if (q_lora_rank_ > 0) {
+    q_a_proj_ = register_module("q_a_proj", projection(model.dim, q_lora_rank_, false));
+    q_a_layernorm_ = register_module("q_a_layernorm", RmsNorm(q_lora_rank_, kLatentNormEps));
+    q_b_proj_ = register_module("q_b_proj", projection(q_lora_rank_, q_width, false));
+  } else {
+    q_proj_ = register_module("q_proj", projection(model.dim, q_width, false));
+  }
+  kv_a_proj_with_mqa_ = register_module("kv_a_proj_with_mqa",
+                                        projection(model.dim, kv_lora_rank_ + rope_dim_, false));
+  kv_a_layernorm_ = register_module("kv_a_layernorm", RmsNorm(kv_lora_rank_, kLatentNormEps));
+  kv_b_proj_ =
+      register_module("kv_b_proj", projection(kv_lora_rank_, heads_ * (nope_dim_ + v_dim_), false));
+  o_proj_ = register_module("o_proj", projection(heads_ * v_dim_, model.dim, false));
+}
+
+at::Tensor MlaAttentionImpl::queries(const at::Tensor& x) {
+  const auto q = q_lora_rank_ > 0
+                     ? q_b_proj_->forward(q_a_layernorm_->forward(q_a_proj_->forward(x)))
+                     : q_proj_->forward(x);
+  return q.view({x.size(0), x.size(1), heads_, nope_dim_ + rope_dim_}).transpose(1, 2);
+}
+
+at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
+  const int64_t b = x.size(0), t = x.size(1);
+  const auto q = queries(x);
+  const auto q_rot = apply_rotary(q.narrow(-1, nope_dim_, rope_dim_), rotary, interleave_);
+  const auto compressed = kv_a_proj_with_mqa_->forward(x);  // [B, T, latent + rope]
+  const auto latent = kv_a_layernorm_->forward(compressed.narrow(-1, 0, kv_lora_rank_));
+  const auto k_rot =
+      apply_rotary(compressed.narrow(-1, kv_lora_rank_, rope_dim_).view({b, 1, t, rope_dim_}),
+                   rotary, interleave_);
+  const auto kv =
+      kv_b_proj_->forward(latent).view({b, t, heads_, nope_dim_ + v_dim_}).transpose(1, 2);
+  const auto k =
+      at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, t, rope_dim_})}, -1);
+  const auto v = kv.narrow(-1, nope_dim_, v_dim_);
+  const auto queries_all = at::cat({q.narrow(-1, 0, nope_dim_), q_rot}, -1);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(nope_dim_ + rope_dim_));
+  const auto y = at::scaled_dot_product_attention(queries_all, k, v, /*attn_mask=*/{},
+                                                  /*dropout_p=*/0.0, /*is_causal=*/true, scale);
+  return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * v_dim_}));
+}
+
+}  // namespace moe::model

@@ -1,0 +1,30 @@
+#pragma once
+// model.attention "mla": DeepSeek-V2/V3's multi-head latent attention (docs/MODELS.md). Queries
+// come from x through a low-rank bottleneck (q_a_proj, q_a_layernorm, q_b_proj; a full q_proj
+// when model.q_lora_rank is 0); keys and values from one latent per token (kv_a_proj_with_mqa's
+// first kv_lora_rank channels, normed, expanded per head by kv_b_proj) plus one rotary key
+// (its last qk_rope_dim channels) that all heads share. Each query/key head is qk_nope_dim
+// channels without and qk_rope_dim with rotary embeddings; scores scale by 1/sqrt of their sum.
+#include "model/rms_norm.h"
+#include "model/self_attention.h"
+
+namespace moe::model {
+
+class MlaAttentionImpl : public SelfAttentionImpl {
+ public:
+  explicit MlaAttentionImpl(const protocol::ModelConfig& model);
+  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary) override;
+
+ private:
+  // [B, T, D] -> queries [B, H, T, nope + rope], before the rotary embeddings.
+  at::Tensor queries(const at::Tensor& x);
+
+  int64_t heads_, q_lora_rank_, kv_lora_rank_, rope_dim_, nope_dim_, v_dim_;
+  bool interleave_;
+  torch::nn::Linear q_proj_{nullptr}, q_a_proj_{nullptr}, q_b_proj_{nullptr};
+  RmsNorm q_a_layernorm_{nullptr};
+  torch::nn::Linear kv_a_proj_with_mqa_{nullptr}, kv_b_proj_{nullptr}, o_proj_{nullptr};
+  RmsNorm kv_a_layernorm_{nullptr};
+};
+
+}  // namespace moe::model
