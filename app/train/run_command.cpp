@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 
 #include "commands.h"
 #include "dist/process_group.h"
@@ -13,6 +14,7 @@
 #include "protocol/telemetry_writer.h"
 #include "train/checkpoint.h"
 #include "train/config_input.h"
+#include "train/data_progress.h"
 #include "train/engine_support.h"
 #include "train/model_state.h"
 #include "train/run_directory.h"
@@ -189,7 +191,14 @@ int run_training(const RunOptions& o) {
   if (resuming && !o.overrides.empty() && speaks) {
     options.on_resumed = [&] { protocol::save_config_file(dir.config(), config); };
   }
-  Trainer trainer(config, dir, telemetry, log, group, options);
+  std::unique_ptr<Trainer> made;
+  try {
+    made = std::make_unique<Trainer>(config, dir, telemetry, log, group, options);
+  } catch (const StoppedWhileTokenizing& e) {
+    log.info(e.what());
+    return 128 + e.signal;
+  }
+  Trainer& trainer = *made;
   int status = trainer.run();
   // Closing can report what writing did not (NFS, quotas): the files are then incomplete.
   telemetry.close_file();

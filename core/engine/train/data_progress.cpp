@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "train/stop_signal.h"
+
 namespace moe::train {
 namespace {
 
@@ -53,6 +55,7 @@ data::SourceOptions run_data_options(const std::string& run_dir, RunLog& log) {
       log.info(done_line(p));
       return;
     }
+    if (const int sig = stop_requested()) throw StoppedWhileTokenizing(sig);
     const std::string line = building_line(p);
     log.progress(line);
     if (Clock::now() - *last_logged >= std::chrono::duration<double>(kLogEverySeconds)) {

@@ -5,7 +5,8 @@ cache, whose ids must equal `Tokenizer.encode(document).ids + [EOS]` document by
 it on the next run and rebuilds it when the corpus changes; a short decoder run on the cache must
 train (its loss falls); the same ids written as a Megatron indexed data set by megatron-core's
 IndexedDatasetBuilder train as data.kind "megatron"; a run started with --init-from a Hugging Face
-folder encodes with that folder's tokenizer; bad input exits with status 2 naming key and file.
+folder encodes with that folder's tokenizer; two ranks build one cache between them; bad input
+exits with status 2 naming key and file.
 
 usage: token_corpus.py MOE_TRAIN WORKDIR
 """
@@ -249,6 +250,27 @@ def main():
     check_cache(corpus + ".moe-tokens", documents, tok, eos)
     checks += 1
     print("--init-from: the Hugging Face folder's tokenizer encodes the corpus")
+
+    # Two ranks on a fresh cache: one builds it while the other waits on its lock, then maps it.
+    shutil.rmtree(corpus + ".moe-tokens")
+    two = decoder_config("two-ranks", jsonl, 2, vocab)
+    two["parallel"] = {"nproc": 2}
+    path = os.path.join(work, "two-ranks.json")
+    with open(path, "w") as f:
+        json.dump(two, f)
+    run_dir = os.path.join(work, "runs", "two-ranks")
+    p = subprocess.run([moe_train, "launch", "--nproc-per-node", "2", "--", "run", "--config", path,
+                        "--run-dir", run_dir], capture_output=True, text=True, timeout=300)
+    rank_logs = ""
+    for log in glob.glob(os.path.join(run_dir, "stderr*.log")):
+        with open(log) as f:
+            rank_logs += f.read()
+    if p.returncode != 0 or rank_logs.count(" built: ") != 1 or rank_logs.count(" reused (") != 1:
+        sys.exit(f"FAIL: two ranks: exit {p.returncode}, expected one build and one reuse:\n"
+                 f"{rank_logs}{p.stderr[-2000:]}")
+    check_cache(corpus + ".moe-tokens", documents, tok, eos)
+    checks += 1
+    print("two ranks: one built the cache, the other waited and mapped it")
 
     # Bad input: exit status 2, naming the key or the file.
     bad = os.path.join(work, "bad.jsonl")
