@@ -77,6 +77,39 @@ TEST(Distributed, DecoderFamiliesMatchOneProcess) {
                        run_on_ranks(dir, config, 4, "sharded4"));
 }
 
+// A DeepSeek-V3-like decoder: multi-head latent attention, a dense first layer, an ungated shared
+// expert, sigmoid scores with group-limited routing (top2_sum groups), routed scaling, the
+// selection bias moved by bias balancing after every step, and the sequence-wise balance loss.
+TEST(Distributed, DeepSeekV3LikeMatchesOneProcess) {
+  TempDir dir;
+  auto config = decoder_f64();
+  config["model"].update({{"attention", "mla"},
+                          {"kv_heads", 0},
+                          {"qk_norm", "none"},
+                          {"rope_interleave", true},
+                          {"q_lora_rank", 12},
+                          {"kv_lora_rank", 8},
+                          {"qk_rope_dim", 4},
+                          {"qk_nope_dim", 6},
+                          {"v_head_dim", 5}});
+  config["moe"].update({{"experts", 8},
+                        {"top_k", 2},
+                        {"router", "group_limited_top_k"},
+                        {"score_function", "sigmoid"},
+                        {"expert_groups", 4},
+                        {"topk_groups", 2},
+                        {"group_score", "top2_sum"},
+                        {"routed_scaling", 2.5},
+                        {"shared_gate", false},
+                        {"aux_loss", "seq_balance"},
+                        {"bias_balancing", {{"enabled", true}, {"rate", 0.05}}}});
+  const auto one = run_on_ranks(dir, config, 1, "one");
+  for (int ranks : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_training(one, run_on_ranks(dir, config, ranks, "ds" + std::to_string(ranks)));
+  }
+}
+
 TEST(Distributed, ExpertParallelMatchesOneProcess) {
   TempDir dir;
   const auto config = helloworld_f64();
