@@ -80,6 +80,16 @@ std::vector<std::vector<uint32_t>> encode_all(const std::vector<CorpusRecord>& r
   return ids;
 }
 
+// Temporary files of this cache that a killed build left (`<cache>.tmp-<pid>`): under the lock no
+// other process is writing one.
+void remove_stale_temporaries(const std::string& cache) {
+  const std::string prefix = fs::path(cache).filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(fs::path(cache).parent_path(), ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove(entry.path(), ec);
+  }
+}
+
 bool matches(const TokenCacheInfo& info, const std::string& source, const std::string& tokenizer) {
   return info.source_fingerprint == source && info.tokenizer_fingerprint == tokenizer;
 }
@@ -162,7 +172,10 @@ std::shared_ptr<const TokenCache> open_token_cache(const TokenCacheRequest& requ
     if (ec) fail_unwritable(folder, ec.message());
     FileLock lock(cache + ".lock");
     reused = current();  // another process may have built it while this one waited
-    if (!reused) last = build(request, encoder, files, cache, info, progress);
+    if (!reused) {
+      remove_stale_temporaries(cache);
+      last = build(request, encoder, files, cache, info, progress);
+    }
   }
   auto mapped = std::make_shared<const TokenCache>(cache);
   if (mapped->info().max_id >= request.vocab) {

@@ -62,6 +62,16 @@ TEST_F(TokenCacheTest, WritesEachDocumentsIdsAndEosBesideTheData) {
   EXPECT_EQ(files, 2);
 }
 
+TEST_F(TokenCacheTest, AKilledBuildsTemporaryFileIsRemovedByTheNext) {
+  const auto encoder = tokenizer_encoder(path("tok"), -1);
+  const std::string cache = token_cache_path(request(), *encoder);
+  std::filesystem::create_directories(std::filesystem::path(cache).parent_path());
+  write_text(cache + ".tmp-99999", "half a cache");
+  open(request(), *encoder);
+  EXPECT_FALSE(std::filesystem::exists(cache + ".tmp-99999"));
+  EXPECT_TRUE(std::filesystem::exists(cache));
+}
+
 TEST_F(TokenCacheTest, ReusedWhileSourceAndTokenizerAreUnchanged) {
   const auto encoder = tokenizer_encoder(path("tok"), -1);
   const std::string first = open(request(), *encoder)->path();
