@@ -16,6 +16,7 @@
 #include "data/batch_source.h"
 #include "data/corpus_reader.h"
 #include "data/fingerprint.h"
+#include "data/gz_file.h"
 #include "data/text_source.h"
 
 namespace moe::data {
@@ -90,6 +91,17 @@ void remove_stale_temporaries(const std::string& cache) {
   }
 }
 
+// The corpus files: data_files(path); in a folder of JSON Lines only those named *.jsonl (a
+// folder of shards often holds a README or a dataset card beside them).
+std::vector<std::string> corpus_files(const TokenCacheRequest& request) {
+  std::vector<std::string> files = data_files(request.path);
+  std::error_code ec;
+  if (request.text_field.empty() || !fs::is_directory(request.path, ec)) return files;
+  std::erase_if(files, [](const std::string& f) { return fs::path(f).extension() != ".jsonl"; });
+  if (files.empty()) fail_file(request.path, "no *.jsonl file in this folder");
+  return files;
+}
+
 bool matches(const TokenCacheInfo& info, const std::string& source, const std::string& tokenizer) {
   return info.source_fingerprint == source && info.tokenizer_fingerprint == tokenizer;
 }
@@ -150,7 +162,7 @@ std::string token_cache_path(const TokenCacheRequest& request, const DocumentEnc
 std::shared_ptr<const TokenCache> open_token_cache(const TokenCacheRequest& request,
                                                    const DocumentEncoder& encoder,
                                                    const CacheProgressFn& progress) {
-  const std::vector<std::string> files = data_files(request.path);
+  const std::vector<std::string> files = corpus_files(request);
   const std::string cache = token_cache_path(request, encoder);
   TokenCacheInfo info;
   info.source = request.path;

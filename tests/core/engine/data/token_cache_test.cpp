@@ -194,6 +194,19 @@ TEST_F(TokenCacheTest, PlainTextFilesAreOneDocumentEach) {
   EXPECT_EQ(std::filesystem::path(cache->path()).parent_path(), path("corpus.moe-tokens"));
 }
 
+TEST_F(TokenCacheTest, AFolderOfJsonLinesReadsItsJsonlFilesInPathOrder) {
+  std::filesystem::create_directories(path("shards/b"));
+  write_text(path("shards/b/1.jsonl"), jsonl({"aab"}));
+  write_text(path("shards/0.jsonl"), jsonl({"ab ab"}));
+  write_text(path("shards/README.md"), "# not JSON");
+  const auto encoder = tokenizer_encoder(path("tok"), -1);
+  const auto cache = open(request("shards"), *encoder);
+  EXPECT_EQ(all_tokens(*cache), (Ids{1, 7, 7, 10, 1, 5, 6, 10}));
+  std::filesystem::create_directories(path("empty"));
+  write_text(path("empty/notes.txt"), "x");
+  expect_data_error([&] { open(request("empty"), *encoder); }, {path("empty"), "*.jsonl"});
+}
+
 TEST_F(TokenCacheTest, BytesWithoutATokenizer) {
   const auto encoder = byte_encoder(-1);  // the EOS is a line break
   TokenCacheRequest bytes = request();
