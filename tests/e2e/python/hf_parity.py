@@ -319,20 +319,14 @@ def check_round_trip(moe_train, workdir, family, folder):
     return ok
 
 
-def check_refusals(moe_train, workdir, folder):
+def check_refusals(moe_train, workdir, folder, changes):
     """What the engine cannot honour is refused by name, exit status 2, never ignored."""
     with open(os.path.join(folder, "config.json")) as f:
         good = json.load(f)
-    cases = [
-        ("model_type", {**good, "model_type": "llama"}),
-        ("rope_parameters.rope_type", {**good, "rope_parameters": {"rope_theta": 1e4,
-                                                                   "rope_type": "yarn"}}),
-        ("use_sliding_window", {**good, "use_sliding_window": True}),
-        ("frobnicate", {**good, "frobnicate": 3}),
-    ]
+    cases = [(key, {**good, **change}) for key, change in changes]
     ok = True
     for key, config in cases:
-        bad = os.path.join(workdir, f"refused-{key}")
+        bad = os.path.join(workdir, f"refused-{good['model_type']}-{key}")
         shutil.copytree(folder, bad)
         with open(os.path.join(bad, "config.json"), "w") as f:
             json.dump(config, f)
@@ -363,7 +357,21 @@ def main():
     for family, folder in round_trips.items():
         ok &= check_round_trip(moe_train, workdir, family, folder)
     if "qwen2_moe" in round_trips:
-        ok &= check_refusals(moe_train, workdir, round_trips["qwen2_moe"])
+        ok &= check_refusals(moe_train, workdir, round_trips["qwen2_moe"], [
+            ("model_type", {"model_type": "llama"}),
+            ("rope_parameters.rope_type", {"rope_parameters": {"rope_theta": 1e4,
+                                                               "rope_type": "yarn"}}),
+            ("use_sliding_window", {"use_sliding_window": True}),
+            ("frobnicate", {"frobnicate": 3})])
+    if "deepseek_v2" in round_trips:
+        ok &= check_refusals(moe_train, workdir, round_trips["deepseek_v2"], [
+            ("norm_topk_prob", {"norm_topk_prob": True}),  # transformers' V2 never renormalises
+            ("num_key_value_heads", {"num_key_value_heads": 2}),
+            ("topk_method", {"topk_method": "noaux_tc"})])
+    if "deepseek_v3" in round_trips:
+        ok &= check_refusals(moe_train, workdir, round_trips["deepseek_v3"], [
+            ("attention_bias", {"attention_bias": True}),
+            ("scoring_func", {"scoring_func": "softmax"})])
     sys.exit(0 if ok else 1)
 
 
