@@ -219,10 +219,12 @@ void BpeModel::tokenize(const std::string& word, std::vector<std::uint32_t>& ids
       return;
     }
   }
+  // The word's shard: threads encoding documents at once (the token cache) rarely share a lock.
+  CacheShard& shard = cache_[std::hash<std::string>{}(word) % kCacheShards];
   {
-    std::lock_guard<std::mutex> lock(cache_mutex_);
-    const auto hit = cache_.find(word);
-    if (hit != cache_.end()) {
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    const auto hit = shard.words.find(word);
+    if (hit != shard.words.end()) {
       ids.insert(ids.end(), hit->second.begin(), hit->second.end());
       return;
     }
@@ -230,9 +232,9 @@ void BpeModel::tokenize(const std::string& word, std::vector<std::uint32_t>& ids
   std::vector<std::uint32_t> symbols = initial_symbols(word);
   merge(symbols);
   ids.insert(ids.end(), symbols.begin(), symbols.end());
-  std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (cache_.size() < kCacheCapacity && word.size() <= kLongestCachedWord) {
-    cache_.emplace(word, std::move(symbols));
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  if (shard.words.size() < kCacheCapacity / kCacheShards && word.size() <= kLongestCachedWord) {
+    shard.words.emplace(word, std::move(symbols));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "data/token_cache_builder.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -53,6 +54,14 @@ class FileLock {
  private:
   int fd_ = -1;
 };
+
+// The cores this process may run on (taskset, a container's cpuset), not all the machine has.
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 // The ids of `records`' documents, parsed and encoded on `threads` threads, in record order.
 std::vector<std::vector<uint32_t>> encode_all(const std::vector<CorpusRecord>& records,
@@ -111,9 +120,7 @@ CacheProgress build(const TokenCacheRequest& request, const DocumentEncoder& enc
                     const std::vector<std::string>& files, const std::string& cache,
                     TokenCacheInfo info, const CacheProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
-  const int threads = request.threads > 0
-                          ? request.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = request.threads > 0 ? request.threads : usable_cores();
   CorpusReader reader(files, request.text_field);
   TokenCacheWriter writer(cache, request.vocab <= 65536 ? 2 : 4);
   CacheProgress p;

@@ -29,7 +29,7 @@ struct TokenCacheRequest {
   std::string text_field;  // jsonl: the document's field; "" for plain text (a file a document)
   std::string cache_dir;   // data.cache_dir ("": beside the data)
   int64_t vocab = 0;       // model.vocab: the token width, and ids at or above it are an error
-  int threads = 0;         // encoding threads (0: every core)
+  int threads = 0;         // encoding threads (0: every core this process may use)
 };
 
 // Where the cache of `request` under `encoder` lives.

@@ -5,6 +5,7 @@
 // (ties go to the leftmost pair). Merge ranks live in one hash map keyed by the pair of ids, the
 // merging is a heap over the word's pairs, and every word's ids are cached (corpora repeat their
 // words), so a corpus tokenizes at millions of tokens per second.
+#include <array>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -64,8 +65,13 @@ class BpeModel {
 
   static constexpr std::size_t kCacheCapacity = 1 << 19;
   static constexpr std::size_t kLongestCachedWord = 256;  // bytes; longer words are rare
-  mutable std::mutex cache_mutex_;
-  mutable std::unordered_map<std::string, std::vector<std::uint32_t>> cache_;
+  // The word cache, in shards by the word's hash, each with its own lock.
+  static constexpr std::size_t kCacheShards = 16;
+  struct CacheShard {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::vector<std::uint32_t>> words;
+  };
+  mutable std::array<CacheShard, kCacheShards> cache_;
 };
 
 }  // namespace moe::tokenize
