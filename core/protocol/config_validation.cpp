@@ -157,11 +157,47 @@ void check_mla(const ModelConfig& m, Checker& k) {
   if (m.qkv_bias) k.add("/model/qkv_bias", "must be false with model.attention \"mla\"");
 }
 
+// GPT-OSS's attention keys and YaRN.
+void check_gpt_oss_attention(const ModelConfig& m, Checker& k) {
+  const bool mla = m.attention == AttentionKind::Mla;
+  if (mla && (m.o_bias || m.attention_sinks || m.sliding_window > 0)) {
+    const char* key = m.o_bias            ? "/model/o_bias"
+                      : m.attention_sinks ? "/model/attention_sinks"
+                                          : "/model/sliding_window";
+    k.add(key, "is for model.attention \"gqa\" only");
+  }
+  k.between("/model/sliding_window", m.sliding_window, 0, limits::kMaxSeqLen);
+  try {
+    for (int64_t layer : parse_layer_list(m.sliding_layers)) {
+      if (layer >= m.layers) {
+        k.add("/model/sliding_layers", "layer " + std::to_string(layer) +
+                                           " is not below model.layers (" +
+                                           std::to_string(m.layers) + ")");
+        break;
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    k.add("/model/sliding_layers", e.what());
+  }
+  if (!m.sliding_layers.empty() && m.sliding_window == 0)
+    k.add("/model/sliding_layers", "needs model.sliding_window > 0");
+  if (m.rope_scaling == RopeScaling::Yarn) {
+    if (k.finite("/model/rope_factor", m.rope_factor) && !(m.rope_factor >= 1))
+      k.add("/model/rope_factor", "must be >= 1, got " + format_number(m.rope_factor));
+    k.between("/model/rope_original_max", m.rope_original_max, 1, limits::kMaxSeqLen);
+    k.positive("/model/rope_beta_fast", m.rope_beta_fast);
+    k.positive("/model/rope_beta_slow", m.rope_beta_slow);
+    k.non_negative("/model/rope_mscale", m.rope_mscale);
+    k.non_negative("/model/rope_mscale_all_dim", m.rope_mscale_all_dim);
+  }
+}
+
 // The decoder's attention and layer keys (docs/MODELS.md).
 void check_decoder(const RunConfig& c, Checker& k) {
   const ModelConfig& m = c.model;
   k.between("/model/heads", m.heads, 1, limits::kMaxDim);
   if (m.attention == AttentionKind::Mla) check_mla(m, k);
+  check_gpt_oss_attention(m, k);
   k.between("/model/head_dim", m.head_dim, 0, limits::kMaxDim);
   const int64_t head_dim = attention_head_dim(m);
   if (m.attention == AttentionKind::Mla) {
@@ -209,8 +245,13 @@ void check_model(const RunConfig& c, Checker& k) {
   if (m.dim >= 2 && m.dim % 2 != 0)
     k.add("/model/dim", "must be even, got " + std::to_string(m.dim));
   k.between("/model/layers", m.layers, 1, limits::kMaxLayers);
-  if (m.kind != ModelKind::Decoder && m.attention != AttentionKind::Gqa) {
-    k.add("/model/attention", "needs model.kind \"decoder\", got " + quote(to_string(m.kind)));
+  if (m.kind != ModelKind::Decoder) {
+    const std::string needs = "needs model.kind \"decoder\", got " + quote(to_string(m.kind));
+    if (m.attention != AttentionKind::Gqa) k.add("/model/attention", needs);
+    if (m.o_bias) k.add("/model/o_bias", needs);
+    if (m.attention_sinks) k.add("/model/attention_sinks", needs);
+    if (m.sliding_window != 0) k.add("/model/sliding_window", needs);
+    if (m.rope_scaling != RopeScaling::None) k.add("/model/rope_scaling", needs);
   }
   if (m.kind == ModelKind::Decoder) {
     check_decoder(c, k);
@@ -300,6 +341,22 @@ void check_moe(const RunConfig& c, Checker& k) {
     k.add("/moe/shared_gate", "gates a shared expert: needs moe.shared_hidden > 0");
   }
   check_group_routing(m, k);
+  if (m.swiglu_limit != 0.0) {
+    k.positive("/moe/swiglu_limit", m.swiglu_limit);
+    k.positive("/moe/swiglu_alpha", m.swiglu_alpha);
+    if (m.expert_ffn != ExpertFfn::Glu || m.activation != Activation::Silu ||
+        c.model.kind != ModelKind::Decoder) {
+      k.add("/moe/swiglu_limit",
+            "the clamped SwiGLU needs model.kind \"decoder\", moe.expert_ffn \"glu\" and "
+            "moe.activation \"silu\"");
+    } else if (m.shared_hidden > 0 || !c.model.dense_layers.empty()) {
+      k.add("/moe/swiglu_limit",
+            "the clamped SwiGLU is the routed experts' only: no shared expert or dense layers");
+    }
+  } else if (m.swiglu_alpha != 1.0) {
+    k.add("/moe/swiglu_alpha", "is used when moe.swiglu_limit > 0 (leave it 1)");
+  }
+  if (m.gate_bias && m.gate != Gate::Top) k.add("/moe/gate_bias", "needs moe.gate \"top\"");
 }
 
 // Ranges of the parallel keys; the rules between them and the rest of the config are the

@@ -66,6 +66,20 @@ int64_t attention_head_dim(const ModelConfig& model) {
   return model.heads > 0 ? model.dim / model.heads : model.dim;
 }
 
+std::vector<bool> sliding_layer_mask(const ModelConfig& model) {
+  const size_t layers = static_cast<size_t>(std::max<int64_t>(model.layers, 0));
+  if (model.sliding_window <= 0) return std::vector<bool>(layers, false);
+  if (model.sliding_layers.empty()) return std::vector<bool>(layers, true);
+  std::vector<bool> mask(layers, false);
+  try {
+    for (int64_t layer : parse_layer_list(model.sliding_layers)) {
+      if (layer < model.layers) mask[static_cast<size_t>(layer)] = true;
+    }
+  } catch (const std::invalid_argument&) {
+  }
+  return mask;
+}
+
 int64_t rotary_dim(const ModelConfig& model) {
   return model.attention == AttentionKind::Mla ? model.qk_rope_dim : attention_head_dim(model);
 }

@@ -52,7 +52,7 @@ std::string rule_of(std::string message) {
 }
 
 // Configs where more keys are in play: on the default config (helloworld) the validator has
-// nothing, or only "is used by ...", to say about the decoder's keys, MLA's and DeepSeek's routing.
+// nothing, or only where a key applies, to say about the decoder's keys, DeepSeek's and GPT-OSS's.
 std::vector<protocol::RunConfig> probe_contexts() {
   protocol::RunConfig decoder;
   decoder.model.kind = protocol::ModelKind::Decoder;
@@ -60,7 +60,12 @@ std::vector<protocol::RunConfig> probe_contexts() {
   protocol::RunConfig deepseek = decoder;
   deepseek.model.attention = protocol::AttentionKind::Mla;
   deepseek.moe.router = protocol::RouterKind::GroupLimitedTopK;
-  return {protocol::RunConfig{}, decoder, deepseek};
+  protocol::RunConfig gpt_oss = decoder;
+  gpt_oss.model.rope_scaling = protocol::RopeScaling::Yarn;
+  gpt_oss.model.sliding_window = 4;
+  gpt_oss.moe.activation = protocol::Activation::Silu;
+  gpt_oss.moe.swiglu_limit = 7.0;
+  return {protocol::RunConfig{}, decoder, deepseek, gpt_oss};
 }
 
 // The validator's rules for one key, probed on `base` (files are not checked: a doc must not
@@ -95,7 +100,11 @@ std::string allowed_values(const ui::ConfigField& field) {
   }
   std::string rule;
   for (const protocol::RunConfig& context : probe_contexts()) {
-    if (!rule.empty() && rule.rfind("is used by", 0) != 0) break;
+    // A rule that only says where the key applies gives way to the key's own, where it applies.
+    if (!rule.empty() && rule.rfind("is used ", 0) != 0 &&
+        rule.rfind("needs model.kind", 0) != 0 &&
+        rule.find("the clamped SwiGLU needs") == std::string::npos)
+      break;
     const std::string in_play = validator_rule(field, context);
     if (!in_play.empty()) rule = in_play;
   }

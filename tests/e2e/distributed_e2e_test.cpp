@@ -110,6 +110,36 @@ TEST(Distributed, DeepSeekV3LikeMatchesOneProcess) {
   }
 }
 
+// A GPT-OSS-like decoder: biases everywhere, attention sinks, a sliding window in every other
+// layer, YaRN, a biased router taking the softmax of its k best logits and clamped SwiGLU experts
+// with biases; expert parallel on 2 ranks, and 2 experts sharded over 4 (the clamp and the
+// biases per hidden unit).
+TEST(Distributed, GptOssLikeMatchesOneProcess) {
+  TempDir dir;
+  auto config = decoder_f64();
+  config["model"].update({{"qk_norm", "none"},
+                          {"qkv_bias", true},
+                          {"o_bias", true},
+                          {"attention_sinks", true},
+                          {"sliding_window", 5},
+                          {"sliding_layers", "0"},
+                          {"dense_layers", ""},
+                          {"rope_scaling", "yarn"},
+                          {"rope_factor", 8.0},
+                          {"rope_original_max", 8}});
+  config["moe"].update({{"gate_bias", true},
+                        {"fc1_bias", true},
+                        {"fc2_bias", true},
+                        {"swiglu_limit", 0.05},
+                        {"swiglu_alpha", 1.702},
+                        {"shared_hidden", 0},
+                        {"shared_gate", false}});
+  expect_same_training(run_on_ranks(dir, config, 1, "one"), run_on_ranks(dir, config, 2, "two"));
+  config["moe"].update({{"experts", 2}, {"top_k", 1}, {"capacity_factor", 1.0}});
+  expect_same_training(run_on_ranks(dir, config, 1, "one_sharded"),
+                       run_on_ranks(dir, config, 4, "sharded4"));
+}
+
 TEST(Distributed, ExpertParallelMatchesOneProcess) {
   TempDir dir;
   const auto config = helloworld_f64();

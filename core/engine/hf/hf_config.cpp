@@ -115,32 +115,79 @@ ModelFamily family_of(const std::string& type, Reader& r) {
   if (type == "olmoe") return ModelFamily::Olmoe;
   if (type == "deepseek_v2") return ModelFamily::DeepseekV2;
   if (type == "deepseek_v3") return ModelFamily::DeepseekV3;
+  if (type == "gpt_oss") return ModelFamily::GptOss;
   r.refuse("model_type", "\"" + type +
                              "\" is not a family this engine implements (mixtral, qwen2_moe, "
-                             "qwen3_moe, olmoe, deepseek_v2, deepseek_v3)");
+                             "qwen3_moe, olmoe, deepseek_v2, deepseek_v3, gpt_oss)");
+}
+
+// One rope dictionary (transformers 5's rope_parameters, or an older file's rope_scaling):
+// default or YaRN, with every key mapped or refused by its dotted name.
+void read_rope_dict(Reader& r, const std::string& name, const nlohmann::json& p, RunConfig& c) {
+  if (!p.is_object()) r.refuse(name, "must be an object");
+  auto& m = c.model;
+  const auto number = [&](const std::string& key, const nlohmann::json& v) {
+    if (!v.is_number()) r.refuse(name + "." + key, "must be a number, got " + v.dump());
+    return v.get<double>();
+  };
+  for (const auto& [key, value] : p.items()) {
+    if (key == "rope_theta") {
+      m.rope_theta = number(key, value);
+    } else if (key == "rope_type" || key == "type") {
+      if (value == "yarn") {
+        m.rope_scaling = protocol::RopeScaling::Yarn;
+      } else if (value != "default") {
+        r.refuse(
+            name + "." + key,
+            value.dump() + " is not supported: only \"default\" and \"yarn\" rotary embeddings");
+      }
+    } else if (key == "factor") {
+      m.rope_factor = number(key, value);
+    } else if (key == "original_max_position_embeddings") {
+      if (!value.is_number_integer()) r.refuse(name + "." + key, "must be an integer");
+      m.rope_original_max = value.get<int64_t>();
+    } else if (key == "beta_fast") {
+      m.rope_beta_fast = number(key, value);
+    } else if (key == "beta_slow") {
+      m.rope_beta_slow = number(key, value);
+    } else if (key == "truncate") {
+      if (!value.is_boolean()) r.refuse(name + "." + key, "must be true or false");
+      m.rope_truncate = value.get<bool>();
+    } else if (key == "mscale") {
+      m.rope_mscale = number(key, value);
+    } else if (key == "mscale_all_dim") {
+      m.rope_mscale_all_dim = number(key, value);
+    } else {
+      r.refuse(name + "." + key, "is not supported (rope_theta, rope_type and YaRN's keys)");
+    }
+  }
 }
 
 void read_rope(Reader& r, RunConfig& c) {
-  // transformers 5 writes rope_parameters; older files rope_theta and rope_scaling.
-  if (r.has("rope_parameters")) {
-    const auto& p = r.get("rope_parameters");
-    if (!p.is_object()) r.refuse("rope_parameters", "must be an object");
-    for (const auto& [key, value] : p.items()) {
-      if (key == "rope_theta") {
-        if (!value.is_number()) r.refuse("rope_parameters.rope_theta", "must be a number");
-        c.model.rope_theta = value.get<double>();
-      } else if (key == "rope_type") {
-        if (value != "default") {
-          r.refuse("rope_parameters.rope_type",
-                   value.dump() + " is not supported: only \"default\" rotary embeddings");
-        }
-      } else {
-        r.refuse("rope_parameters." + key, "is not supported (only rope_theta, rope_type)");
-      }
+  if (r.has("rope_parameters")) read_rope_dict(r, "rope_parameters", r.get("rope_parameters"), c);
+  if (r.has("rope_theta")) c.model.rope_theta = r.number("rope_theta");
+  if (r.has("rope_scaling")) read_rope_dict(r, "rope_scaling", r.get("rope_scaling"), c);
+  r.used.insert("rope_scaling");
+}
+
+// layer_types: full attention everywhere, or (GPT-OSS) sliding windows in the layers it names.
+void read_layer_types(Reader& r, RunConfig& c, bool sliding_allowed) {
+  if (!r.has("layer_types")) return;
+  std::vector<int64_t> sliding;
+  const auto& types = r.get("layer_types");
+  if (!types.is_array() || static_cast<int64_t>(types.size()) != c.model.layers)
+    r.refuse("layer_types", "must list one type per layer");
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (types[i] == "sliding_attention" && sliding_allowed) {
+      sliding.push_back(static_cast<int64_t>(i));
+    } else if (types[i] != "full_attention") {
+      r.refuse("layer_types", types[i].dump() + " layers are not implemented for this family");
     }
   }
-  if (r.has("rope_theta")) c.model.rope_theta = r.number("rope_theta");
-  r.require("rope_scaling", {}, "rope scaling is not implemented");
+  if (sliding.empty()) return;
+  c.model.sliding_window = r.integer("sliding_window");
+  if (c.model.sliding_window < 1) r.refuse("sliding_window", "must be >= 1");
+  c.model.sliding_layers = protocol::format_layer_list(sliding);
 }
 
 void read_common(Reader& r, RunConfig& c) {
@@ -188,11 +235,7 @@ void read_common(Reader& r, RunConfig& c) {
   }
   if (r.boolean_or("use_sliding_window", false))
     r.refuse("use_sliding_window", "sliding-window attention is not implemented for this family");
-  if (r.has("layer_types")) {
-    for (const auto& t : r.json["layer_types"]) {
-      if (t != "full_attention") r.refuse("layer_types", t.dump() + " layers are not implemented");
-    }
-  }
+  read_layer_types(r, c, c.model.family == ModelFamily::GptOss);
   // MoE defaults every family shares: a dropless, SwiGLU, top-k router without noise.
   auto& moe = c.moe;
   moe.expert_ffn = protocol::ExpertFfn::Glu;
@@ -322,6 +365,26 @@ void read_deepseek(Reader& r, RunConfig& c) {
   r.require("ep_size", {1}, "the checkpoint's expert-parallel size is the run's parallel.nproc");
 }
 
+// GPT-OSS: biases everywhere, sinks, a biased router taking the softmax of its k best logits,
+// clamped SwiGLU experts.
+void read_gpt_oss(Reader& r, RunConfig& c) {
+  auto& m = c.model;
+  auto& moe = c.moe;
+  moe.experts = experts_key(r);
+  moe.hidden = r.integer("intermediate_size");
+  moe.router = protocol::RouterKind::TopKSoftmax;
+  moe.gate_bias = true;
+  moe.fc1_bias = moe.fc2_bias = true;
+  moe.swiglu_limit = r.has("swiglu_limit") ? r.number("swiglu_limit") : 7.0;
+  moe.swiglu_alpha = r.has("swiglu_alpha") ? r.number("swiglu_alpha") : 1.702;
+  r.used.insert("swiglu_limit");
+  r.used.insert("swiglu_alpha");
+  if (moe.activation != protocol::Activation::Silu)
+    r.refuse("hidden_act", "GPT-OSS's experts are the clamped SwiGLU (\"silu\")");
+  m.qkv_bias = m.o_bias = r.boolean_or("attention_bias", true);
+  m.attention_sinks = true;
+}
+
 void read_family(Reader& r, RunConfig& c) {
   auto& m = c.model;
   auto& moe = c.moe;
@@ -360,7 +423,8 @@ void read_family(Reader& r, RunConfig& c) {
     case ModelFamily::DeepseekV3:
       read_deepseek(r, c);
       break;
-    default:
+    case ModelFamily::GptOss:
+      read_gpt_oss(r, c);
       break;
   }
 }
@@ -481,6 +545,52 @@ void write_deepseek(const RunConfig& c, const std::vector<int64_t>& dense,
   }
 }
 
+nlohmann::ordered_json rope_parameters(const protocol::ModelConfig& m) {
+  nlohmann::ordered_json p = {{"rope_theta", m.rope_theta}, {"rope_type", "default"}};
+  if (m.rope_scaling != protocol::RopeScaling::Yarn) return p;
+  p["rope_type"] = "yarn";
+  p["factor"] = m.rope_factor;
+  p["original_max_position_embeddings"] = m.rope_original_max;
+  p["beta_fast"] = m.rope_beta_fast;
+  p["beta_slow"] = m.rope_beta_slow;
+  p["truncate"] = m.rope_truncate;
+  if (m.rope_mscale > 0) p["mscale"] = m.rope_mscale;
+  if (m.rope_mscale_all_dim > 0) p["mscale_all_dim"] = m.rope_mscale_all_dim;
+  return p;
+}
+
+// What GPT-OSS's config.json can say: biases on q, k, v and o together, sinks, a biased router
+// taking the softmax of its k best logits, clamped SwiGLU experts with biases.
+void check_gpt_oss_export(const RunConfig& c) {
+  const auto& m = c.model;
+  const auto& moe = c.moe;
+  if (m.qkv_bias != m.o_bias)
+    cannot_export(c, "model.o_bias", "GPT-OSS's attention_bias covers q, k, v and o together");
+  if (!m.attention_sinks) cannot_export(c, "model.attention_sinks", "GPT-OSS always has sinks");
+  if (!moe.gate_bias) cannot_export(c, "moe.gate_bias", "GPT-OSS's router has a bias");
+  if (!moe.fc1_bias || !moe.fc2_bias)
+    cannot_export(c, "moe.fc1_bias", "GPT-OSS's experts have biases");
+  if (moe.swiglu_limit <= 0) cannot_export(c, "moe.swiglu_limit", "GPT-OSS clamps its SwiGLU");
+  if (moe.router != protocol::RouterKind::TopKSoftmax)
+    cannot_export(c, "moe.router", "GPT-OSS takes the softmax of the k best logits");
+  if (moe.shared_hidden > 0 || !m.dense_layers.empty())
+    cannot_export(c, "moe.shared_hidden", "GPT-OSS has routed experts only");
+}
+
+void write_gpt_oss(const RunConfig& c, nlohmann::ordered_json& j) {
+  const auto& m = c.model;
+  j["num_local_experts"] = c.moe.experts;
+  j["intermediate_size"] = c.moe.hidden;
+  j["attention_bias"] = m.qkv_bias;
+  j["swiglu_limit"] = c.moe.swiglu_limit;
+  j["swiglu_alpha"] = c.moe.swiglu_alpha;
+  const auto sliding = protocol::sliding_layer_mask(m);
+  nlohmann::ordered_json types = nlohmann::ordered_json::array();
+  for (bool slides : sliding) types.push_back(slides ? "sliding_attention" : "full_attention");
+  j["layer_types"] = types;
+  j["sliding_window"] = m.sliding_window > 0 ? nlohmann::ordered_json(m.sliding_window) : nullptr;
+}
+
 }  // namespace
 
 nlohmann::ordered_json config_to_hf(const RunConfig& c) {
@@ -491,7 +601,7 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
   }
   if (moe.expert_ffn != protocol::ExpertFfn::Glu)
     cannot_export(c, "moe.expert_ffn", "the families' experts are \"glu\"");
-  if (moe.fc1_bias || moe.fc2_bias)
+  if ((moe.fc1_bias || moe.fc2_bias) && m.family != ModelFamily::GptOss)
     cannot_export(c, "moe.fc1_bias", "the family's experts have no biases");
   if (moe.gate != protocol::Gate::Top)
     cannot_export(c, "moe.gate", "the families' gate is \"top\"");
@@ -511,8 +621,19 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
                            : family == ModelFamily::Olmoe  ? protocol::QkNorm::Full
                                                            : protocol::QkNorm::None;
   if (m.qk_norm != expected_qk) cannot_export(c, "model.qk_norm", "differs from the family's");
-  if (m.qkv_bias && family != ModelFamily::Qwen2Moe)
+  const bool gpt_oss = family == ModelFamily::GptOss;
+  if (m.qkv_bias && family != ModelFamily::Qwen2Moe && !gpt_oss)
     cannot_export(c, "model.qkv_bias", "the family has no q/k/v biases");
+  if (gpt_oss) {
+    check_gpt_oss_export(c);
+  } else {
+    if (m.o_bias) cannot_export(c, "model.o_bias", "the family has no output bias");
+    if (m.attention_sinks) cannot_export(c, "model.attention_sinks", "the family has no sinks");
+    if (m.sliding_window > 0)
+      cannot_export(c, "model.sliding_window", "the family has no sliding windows");
+    if (moe.gate_bias) cannot_export(c, "moe.gate_bias", "the family's router has no bias");
+    if (moe.swiglu_limit > 0) cannot_export(c, "moe.swiglu_limit", "the family's SwiGLU is plain");
+  }
   if (moe.shared_hidden > 0 && family != ModelFamily::Qwen2Moe && !deepseek)
     cannot_export(c, "moe.shared_hidden", "the family has no shared expert");
   if (family == ModelFamily::Qwen2Moe && moe.shared_hidden > 0 && !moe.shared_gate)
@@ -532,7 +653,8 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
       {ModelFamily::Qwen3Moe, "Qwen3MoeForCausalLM"},
       {ModelFamily::Olmoe, "OlmoeForCausalLM"},
       {ModelFamily::DeepseekV2, "DeepseekV2ForCausalLM"},
-      {ModelFamily::DeepseekV3, "DeepseekV3ForCausalLM"}};
+      {ModelFamily::DeepseekV3, "DeepseekV3ForCausalLM"},
+      {ModelFamily::GptOss, "GptOssForCausalLM"}};
   const auto arch = architectures.find(family);
   if (arch == architectures.end()) cannot_export(c, "model.family", "export is not implemented");
   j["architectures"] = {arch->second};
@@ -544,7 +666,7 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
   j["num_key_value_heads"] = protocol::attention_kv_heads(m);
   if (!deepseek) j["head_dim"] = protocol::attention_head_dim(m);  // DeepSeek's is derived
   j["rms_norm_eps"] = m.norm_eps;
-  j["rope_parameters"] = {{"rope_theta", m.rope_theta}, {"rope_type", "default"}};
+  j["rope_parameters"] = rope_parameters(m);
   j["tie_word_embeddings"] = m.tie_embeddings;
   j["pad_token_id"] = m.pad_token >= 0 ? nlohmann::ordered_json(m.pad_token) : nullptr;
   j["max_position_embeddings"] = std::max<int64_t>(m.seq_len, 4096);
@@ -588,7 +710,8 @@ nlohmann::ordered_json config_to_hf(const RunConfig& c) {
     case ModelFamily::DeepseekV3:
       write_deepseek(c, dense, j);
       break;
-    default:
+    case ModelFamily::GptOss:
+      write_gpt_oss(c, j);
       break;
   }
   return j;

@@ -54,10 +54,66 @@ struct ExpertStacks {
   std::map<int64_t, at::Tensor> gate, up, down;
 };
 
+// GPT-OSS's MoE block: `router` (weight and bias) and fused experts whose gate_up_proj
+// [E, M, 2H] interleaves gate and up columns (gate at even, up at odd), with biases [E, 2H];
+// down_proj is [E, H, M] (our layout) with a bias [E, M]. False for a name it does not know.
+bool gpt_oss_expert_tensor(const std::string& inner, const at::Tensor& t, const std::string& prefix,
+                           io::TensorMap& ours) {
+  const std::string experts = prefix + "moe.experts.batched_";
+  if (inner == "router.weight" || inner == "router.bias") {
+    ours[prefix + "moe.gates.0.wg." + inner.substr(7)] = t;
+  } else if (inner == "experts.gate_up_proj") {
+    const int64_t width = t.size(2);
+    ours[experts + "gate_w"] = t.slice(2, 0, width, 2).transpose(1, 2);
+    ours[experts + "up_w"] = t.slice(2, 1, width, 2).transpose(1, 2);
+  } else if (inner == "experts.gate_up_proj_bias") {
+    const int64_t width = t.size(1);
+    ours[experts + "gate_bias"] = t.slice(1, 0, width, 2);
+    ours[experts + "up_bias"] = t.slice(1, 1, width, 2);
+  } else if (inner == "experts.down_proj") {
+    ours[experts + "down_w"] = t;
+  } else if (inner == "experts.down_proj_bias") {
+    ours[experts + "down_bias"] = t;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Our GPT-OSS layer's tensors in its checkpoint's names and fused layout.
+void gpt_oss_to_hf(const std::string& layer, const std::string& rest, const io::TensorMap& ours,
+                   io::TensorMap& hf) {
+  const std::string hf_prefix = "model.layers." + layer + ".mlp.";
+  const std::string experts = "layers." + layer + ".moe.experts.batched_";
+  const auto interleave = [](const at::Tensor& gate, const at::Tensor& up) {
+    auto both = at::stack({gate, up}, -1);  // [..., H, 2]
+    auto sizes = gate.sizes().vec();
+    sizes.back() *= 2;
+    return both.reshape(sizes).contiguous();
+  };
+  if (rest == "moe.gates.0.wg.weight" || rest == "moe.gates.0.wg.bias") {
+    hf[hf_prefix + "router." + rest.substr(std::string("moe.gates.0.wg.").size())] =
+        ours.at("layers." + layer + "." + rest);
+  } else if (rest == "moe.experts.batched_gate_w") {
+    hf[hf_prefix + "experts.gate_up_proj"] = interleave(ours.at(experts + "gate_w").transpose(1, 2),
+                                                        ours.at(experts + "up_w").transpose(1, 2));
+  } else if (rest == "moe.experts.batched_gate_bias") {
+    hf[hf_prefix + "experts.gate_up_proj_bias"] =
+        interleave(ours.at(experts + "gate_bias"), ours.at(experts + "up_bias"));
+  } else if (rest == "moe.experts.batched_down_w") {
+    hf[hf_prefix + "experts.down_proj"] = ours.at(experts + "down_w").contiguous();
+  } else if (rest == "moe.experts.batched_down_bias") {
+    hf[hf_prefix + "experts.down_proj_bias"] = ours.at(experts + "down_bias").contiguous();
+  } else if (rest != "moe.experts.batched_up_w" && rest != "moe.experts.batched_up_bias") {
+    throw HfError("export-hf: no GPT-OSS name for \"layers." + layer + "." + rest + "\"");
+  }
+}
+
 }  // namespace
 
 io::TensorMap weights_from_hf(const protocol::RunConfig& config, const io::TensorMap& hf,
                               const std::string& where) {
+  const bool gpt_oss = config.model.family == ModelFamily::GptOss;
   io::TensorMap ours;
   std::map<int64_t, ExpertStacks> experts;
   std::vector<std::string> unknown;
@@ -102,6 +158,10 @@ io::TensorMap weights_from_hf(const protocol::RunConfig& config, const io::Tenso
       } else {
         unknown.push_back(name);
       }
+      continue;
+    }
+    if (gpt_oss) {
+      if (!gpt_oss_expert_tensor(inner, tensor, prefix, ours)) unknown.push_back(name);
       continue;
     }
     if (inner == "gate.weight") {
@@ -194,7 +254,9 @@ io::TensorMap weights_to_hf(const protocol::RunConfig& config, const io::TensorM
     }
     const std::string prefix = "model.layers." + p[1] + ".";
     const std::string rest = join(p, 2);
-    if (p[2] == "moe") {
+    if (p[2] == "moe" && config.model.family == ModelFamily::GptOss) {
+      gpt_oss_to_hf(p[1], rest, ours, hf);
+    } else if (p[2] == "moe") {
       if (rest == "moe.gates.0.wg.weight") {
         hf[prefix + moe_block + ".gate.weight"] = tensor;
         if (deepseek && config.moe.shared_hidden == 0) {

@@ -30,9 +30,13 @@ ExpertPartition ExpertPartition::of(int64_t experts, int64_t hidden, int64_t wor
 }
 
 bool ExpertPartition::whole_in_shards(const std::string& parameter_name) {
-  const std::string suffix = "batched_fc2_bias";
-  return parameter_name.size() >= suffix.size() &&
-         parameter_name.compare(parameter_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  // The output biases (WeightRole::output_bias) of the FFN and the gated experts.
+  for (const std::string suffix : {"batched_fc2_bias", "batched_down_bias"}) {
+    if (parameter_name.size() >= suffix.size() &&
+        parameter_name.compare(parameter_name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
+  }
+  return false;
 }
 
 namespace {

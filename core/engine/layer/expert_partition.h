@@ -17,7 +17,8 @@ struct ExpertPartition {
 
   int64_t first_expert() const { return rank / shards * local_experts; }
   int64_t shard() const { return rank % shards; }
-  // Tensors that keep their whole width on every shard: fc2's bias [E, M] when s > 1.
+  // Tensors that keep their whole width on every shard: the output bias [E, M] (the FFN experts'
+  // fc2 bias, the gated experts' down bias) when s > 1.
   static bool whole_in_shards(const std::string& parameter_name);
 
   // This rank's part of `full` (a parameter's or its optimizer state's full shape, E first).

@@ -40,9 +40,10 @@ Experts make_experts(int64_t model_dim, const protocol::MoeConfig& config) {
   std::shared_ptr<ExpertsImpl> experts;
   switch (config.expert_ffn) {
     case protocol::ExpertFfn::Glu:
-      experts =
-          std::make_shared<GluExpertsImpl>(config.experts, model_dim, config.hidden,
-                                           config.activation, config.fc1_bias, config.fc2_bias);
+      experts = std::make_shared<GluExpertsImpl>(
+          config.experts, model_dim, config.hidden,
+          GluCombine{config.activation, config.swiglu_limit, config.swiglu_alpha}, config.fc1_bias,
+          config.fc2_bias);
       break;
     case protocol::ExpertFfn::Mlp:
       experts =

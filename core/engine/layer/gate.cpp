@@ -12,13 +12,14 @@ static at::Tensor as_dtype(const at::Tensor& w, const at::Tensor& like) {
   return w.scalar_type() == like.scalar_type() ? w : w.to(like.scalar_type());
 }
 
-TopGateImpl::TopGateImpl(int64_t model_dim, int64_t experts) {
-  wg_ = register_module(
-      "wg", torch::nn::Linear(torch::nn::LinearOptions(model_dim, experts).bias(false)));
+TopGateImpl::TopGateImpl(int64_t model_dim, int64_t experts, bool bias) {
+  wg_ = register_module("wg",
+                        torch::nn::Linear(torch::nn::LinearOptions(model_dim, experts).bias(bias)));
 }
 
 at::Tensor TopGateImpl::logits(const at::Tensor& x) {
-  return F::linear(x, as_dtype(wg_->weight, x));
+  const at::Tensor bias = wg_->bias.defined() ? as_dtype(wg_->bias, x) : at::Tensor();
+  return F::linear(x, as_dtype(wg_->weight, x), bias);
 }
 
 CosineGateImpl::CosineGateImpl(int64_t model_dim, int64_t experts, int64_t proj_dim,

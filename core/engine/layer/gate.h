@@ -13,7 +13,8 @@ class GateImpl : public torch::nn::Module {
 // logits = x @ Wg^T  (gates.0.wg.weight [E, M], no bias)
 class TopGateImpl : public GateImpl {
  public:
-  TopGateImpl(int64_t model_dim, int64_t experts);
+  // bias: the linear map has one (moe.gate_bias, GPT-OSS's router).
+  TopGateImpl(int64_t model_dim, int64_t experts, bool bias = false);
   at::Tensor logits(const at::Tensor& x) override;
 
  private:

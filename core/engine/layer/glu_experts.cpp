@@ -40,6 +40,33 @@ at::Tensor activation_grad(const at::Tensor& grad, const at::Tensor& z, Activati
   return at::gelu_backward(grad, z);
 }
 
+// The gate's factor s of a = s * (u or u + 1): act(g), or g·sigmoid(alpha g) with g clamped.
+at::Tensor gate_factor(const at::Tensor& g, const GluCombine& c) {
+  if (c.limit <= 0) return activate(g, c.act);
+  const auto clamped = g.clamp_max(c.limit);
+  return clamped * at::sigmoid(clamped * c.alpha);
+}
+
+// The up projection's factor: u, or clamp(u, ±limit) + 1.
+at::Tensor up_factor(const at::Tensor& u, const GluCombine& c) {
+  if (c.limit <= 0) return u;
+  return u.clamp(-c.limit, c.limit) + 1.0;
+}
+
+// dL/dg and dL/du of a = s(g) * t(u), from dL/da.
+std::pair<at::Tensor, at::Tensor> combine_grads(const at::Tensor& grad_a, const at::Tensor& g,
+                                                const at::Tensor& u, const at::Tensor& s,
+                                                const GluCombine& c) {
+  if (c.limit <= 0) return {activation_grad(grad_a * u, g, c.act), grad_a * s};
+  const auto clamped = g.clamp_max(c.limit);
+  const auto sig = at::sigmoid(clamped * c.alpha);
+  // d/dx [x sigmoid(alpha x)] = sigmoid + alpha x sigmoid (1 - sigmoid); clamps pass inside.
+  const auto ds = sig + clamped * sig * (1.0 - sig) * c.alpha;
+  const auto grad_g = grad_a * up_factor(u, c) * ds * (g <= c.limit);
+  const auto grad_u = grad_a * s * ((u >= -c.limit) & (u <= c.limit));
+  return {grad_g, grad_u};
+}
+
 bool present(const at::Tensor& t) {
   return t.defined() && t.numel() > 0;
 }
@@ -51,14 +78,14 @@ at::Tensor project(const at::Tensor& d, const at::Tensor& w, const at::Tensor& b
 }
 
 // Saved: d, gate pre-activation, up, activated gate.
-at::Tensor glu_forward(const at::Tensor& d_in, const std::vector<at::Tensor>& w, Activation act,
-                       ExpertsSaved& saved) {
+at::Tensor glu_forward(const at::Tensor& d_in, const std::vector<at::Tensor>& w,
+                       const GluCombine& combine, ExpertsSaved& saved) {
   TORCH_CHECK(w.size() == 6, "gated experts take 6 weights, got ", w.size());
   const auto d = d_in.contiguous();
   auto g = project(d, w[kGateW], w[kGateB]);
   auto u = project(d, w[kUpW], w[kUpB]);
-  auto s = activate(g, act);
-  auto a = s * u;
+  auto s = gate_factor(g, combine);
+  auto a = s * up_factor(u, combine);
   auto y = present(w[kDownB]) ? at::baddbmm(w[kDownB].unsqueeze(1), a, w[kDownW])
                               : at::bmm(a, w[kDownW]);
   saved = {d, g, u, s};
@@ -66,16 +93,15 @@ at::Tensor glu_forward(const at::Tensor& d_in, const std::vector<at::Tensor>& w,
 }
 
 std::vector<at::Tensor> glu_backward(const at::Tensor& grad_y_in, const ExpertsSaved& saved,
-                                     const std::vector<at::Tensor>& w, Activation act,
+                                     const std::vector<at::Tensor>& w, const GluCombine& combine,
                                      bool want_input, bool want_weights) {
   const auto grad_y = grad_y_in.contiguous();
   const auto &d = saved.at(0), &g = saved.at(1), &u = saved.at(2), &s = saved.at(3);
   std::vector<at::Tensor> out(7);                                  // d, then the six weights
   const auto grad_a = at::bmm(grad_y, w[kDownW].transpose(1, 2));  // [E, C, H]
-  const auto grad_u = grad_a * s;
-  const auto grad_g = activation_grad(grad_a * u, g, act);
+  const auto [grad_g, grad_u] = combine_grads(grad_a, g, u, s, combine);
   if (want_weights) {
-    out[1 + kDownW] = at::bmm((s * u).transpose(1, 2), grad_y);  // [E, H, M]
+    out[1 + kDownW] = at::bmm((s * up_factor(u, combine)).transpose(1, 2), grad_y);  // [E, H, M]
     out[1 + kGateW] = at::bmm(grad_g.transpose(1, 2), d);
     out[1 + kUpW] = at::bmm(grad_u.transpose(1, 2), d);
   }
@@ -89,14 +115,17 @@ std::vector<at::Tensor> glu_backward(const at::Tensor& grad_y_in, const ExpertsS
 struct GluExpertsFunction : torch::autograd::Function<GluExpertsFunction> {
   static at::Tensor forward(AutogradContext* ctx, at::Tensor d, at::Tensor gate_w,
                             at::Tensor gate_b, at::Tensor up_w, at::Tensor up_b, at::Tensor down_w,
-                            at::Tensor down_b, int64_t act_code) {
+                            at::Tensor down_b, int64_t act_code, double limit, double alpha) {
     ExpertsSaved saved;
     const std::vector<at::Tensor> w{gate_w, gate_b, up_w, up_b, down_w, down_b};
-    auto y = glu_forward(d, w, static_cast<Activation>(act_code), saved);
+    const GluCombine combine{static_cast<Activation>(act_code), limit, alpha};
+    auto y = glu_forward(d, w, combine, saved);
     std::vector<at::Tensor> keep = w;
     keep.insert(keep.end(), saved.begin(), saved.end());
     ctx->save_for_backward(keep);
     ctx->saved_data["act"] = act_code;
+    ctx->saved_data["limit"] = limit;
+    ctx->saved_data["alpha"] = alpha;
     return y;
   }
 
@@ -104,20 +133,22 @@ struct GluExpertsFunction : torch::autograd::Function<GluExpertsFunction> {
     auto v = ctx->get_saved_variables();
     const std::vector<at::Tensor> w(v.begin(), v.begin() + 6);
     const ExpertsSaved saved(v.begin() + 6, v.end());
-    const auto act = static_cast<Activation>(ctx->saved_data["act"].toInt());
+    const GluCombine combine{static_cast<Activation>(ctx->saved_data["act"].toInt()),
+                             ctx->saved_data["limit"].toDouble(),
+                             ctx->saved_data["alpha"].toDouble()};
     const bool want_weights =
         ctx->needs_input_grad(1) || ctx->needs_input_grad(3) || ctx->needs_input_grad(5);
-    auto g = glu_backward(grads[0], saved, w, act, ctx->needs_input_grad(0), want_weights);
-    g.push_back(at::Tensor());  // act_code
+    auto g = glu_backward(grads[0], saved, w, combine, ctx->needs_input_grad(0), want_weights);
+    g.insert(g.end(), 3, at::Tensor());  // act_code, limit, alpha
     return g;
   }
 };
 
 }  // namespace
 
-GluExpertsImpl::GluExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden, Activation act,
-                               bool gate_up_bias, bool down_bias)
-    : act_(act) {
+GluExpertsImpl::GluExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidden,
+                               GluCombine combine, bool gate_up_bias, bool down_bias)
+    : combine_(combine) {
   // nn.Linear's default bounds per expert, as the FFN experts.
   const double b_in = 1.0 / std::sqrt(static_cast<double>(model_dim));
   const double b_out = 1.0 / std::sqrt(static_cast<double>(hidden));
@@ -142,21 +173,22 @@ at::Tensor GluExpertsImpl::forward_with(const at::Tensor& d,
                                         const std::vector<at::Tensor>& w) const {
   TORCH_CHECK(w.size() == 6, "gated experts take 6 weights, got ", w.size());
   const auto& like = w[kGateW];
-  return GluExpertsFunction::apply(d, w[kGateW], empty_if_undefined(w[kGateB], like), w[kUpW],
-                                   empty_if_undefined(w[kUpB], like), w[kDownW],
-                                   empty_if_undefined(w[kDownB], like), static_cast<int64_t>(act_));
+  return GluExpertsFunction::apply(
+      d, w[kGateW], empty_if_undefined(w[kGateB], like), w[kUpW], empty_if_undefined(w[kUpB], like),
+      w[kDownW], empty_if_undefined(w[kDownB], like), static_cast<int64_t>(combine_.act),
+      combine_.limit, combine_.alpha);
 }
 
 at::Tensor GluExpertsImpl::forward_saving(const at::Tensor& d, const std::vector<at::Tensor>& w,
                                           ExpertsSaved& saved) const {
-  return glu_forward(d, w, act_, saved);
+  return glu_forward(d, w, combine_, saved);
 }
 
 std::vector<at::Tensor> GluExpertsImpl::backward(const at::Tensor& grad_y,
                                                  const ExpertsSaved& saved,
                                                  const std::vector<at::Tensor>& w, bool want_input,
                                                  bool want_weights) const {
-  return glu_backward(grad_y, saved, w, act_, want_input, want_weights);
+  return glu_backward(grad_y, saved, w, combine_, want_input, want_weights);
 }
 
 }  // namespace moe::layer

@@ -121,11 +121,14 @@ void MoeLayerImpl::set_routing(const protocol::MoeConfig& config) {
   const protocol::MoeConfig& c = this->config();
   if (config.experts != c.experts || config.hidden != c.hidden || config.gate != c.gate ||
       config.activation != c.activation || config.fc1_bias != c.fc1_bias ||
-      config.fc2_bias != c.fc2_bias ||
+      config.fc2_bias != c.fc2_bias || config.gate_bias != c.gate_bias ||
+      config.expert_ffn != c.expert_ffn || config.swiglu_limit != c.swiglu_limit ||
+      config.swiglu_alpha != c.swiglu_alpha ||
       (c.gate == protocol::Gate::Cosine && config.cosine_proj_dim != c.cosine_proj_dim)) {
     throw std::invalid_argument(
-        "experts, hidden, gate, activation, fc1_bias, fc2_bias and cosine_proj_dim shape the "
-        "layer's parameters and cannot change");
+        "experts, hidden, gate, gate_bias, activation, expert_ffn, swiglu_limit, swiglu_alpha, "
+        "fc1_bias, fc2_bias and cosine_proj_dim shape the layer's parameters or experts and "
+        "cannot change");
   }
   router_->set_config(config);
 }

@@ -31,7 +31,7 @@ double dtype_eps(at::ScalarType t) {
 std::shared_ptr<GateImpl> make_gate(int64_t dim, const protocol::MoeConfig& c) {
   switch (c.gate) {
     case protocol::Gate::Top:
-      return std::make_shared<TopGateImpl>(dim, c.experts);
+      return std::make_shared<TopGateImpl>(dim, c.experts, c.gate_bias);
     case protocol::Gate::Cosine:
       return std::make_shared<CosineGateImpl>(dim, c.experts, c.cosine_proj_dim, c.cosine_init_t);
   }

@@ -6,16 +6,17 @@
 
 namespace moe::model {
 
-std::shared_ptr<SelfAttentionImpl> make_self_attention(const protocol::ModelConfig& model) {
+std::shared_ptr<SelfAttentionImpl> make_self_attention(const protocol::ModelConfig& model,
+                                                       bool sliding) {
   if (model.attention == protocol::AttentionKind::Mla)
     return std::make_shared<MlaAttentionImpl>(model);
-  return std::make_shared<GqaAttentionImpl>(model);
+  return std::make_shared<GqaAttentionImpl>(model, sliding ? model.sliding_window : 0);
 }
 
-DecoderBlockImpl::DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe) {
+DecoderBlockImpl::DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe, bool sliding) {
   const auto& m = config.model;
   input_layernorm_ = register_module("input_layernorm", RmsNorm(m.dim, m.norm_eps));
-  self_attn_ = register_module("self_attn", make_self_attention(m));
+  self_attn_ = register_module("self_attn", make_self_attention(m, sliding));
   post_attention_layernorm_ =
       register_module("post_attention_layernorm", RmsNorm(m.dim, m.norm_eps));
   const auto act = config.moe.activation;

@@ -18,7 +18,8 @@ namespace moe::model {
 
 class DecoderBlockImpl : public torch::nn::Module {
  public:
-  DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe);
+  // sliding: its attention slides over model.sliding_window positions.
+  DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe, bool sliding);
   at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, MoeLosses& losses);
   // The MoE layer, or an empty holder in a dense layer.
   const layer::MoeLayer& moe() const { return moe_; }

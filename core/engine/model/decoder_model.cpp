@@ -36,8 +36,9 @@ DecoderModelImpl::DecoderModelImpl(const protocol::RunConfig& config) : config_(
   embed_tokens_ = register_module("embed_tokens", torch::nn::Embedding(embedding));
   layers_ = register_module("layers", torch::nn::ModuleList());
   const std::vector<bool> moe_mask = protocol::moe_layer_mask(config);
+  const std::vector<bool> sliding = protocol::sliding_layer_mask(m);
   for (int64_t i = 0; i < m.layers; ++i) {
-    blocks_.emplace_back(config, moe_mask[static_cast<size_t>(i)]);
+    blocks_.emplace_back(config, moe_mask[static_cast<size_t>(i)], sliding[static_cast<size_t>(i)]);
     layers_->push_back(blocks_.back());
   }
   norm_ = register_module("norm", RmsNorm(m.dim, m.norm_eps));
@@ -87,8 +88,8 @@ at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses)
   MoeLosses scratch(loss_dtype(dtype()));
   MoeLosses& sink = losses ? *losses : scratch;
   auto x = embed_tokens_->forward(tokens);
-  const auto rotary = rotary_tables(tokens.size(1), protocol::rotary_dim(config_),
-                                    config_.rope_theta, x.scalar_type(), x.device());
+  const auto rotary = rotary_tables(tokens.size(1), protocol::rotary_dim(config_), config_,
+                                    x.scalar_type(), x.device());
   for (auto& block : blocks_) x = block->forward(x, rotary, sink);
   x = norm_->forward(x);
   return lm_head_ ? lm_head_->forward(x) : torch::nn::functional::linear(x, embed_tokens_->weight);

@@ -1,22 +1,25 @@
 #include "model/gqa_attention.h"
 
 #include <cmath>
+#include <limits>
 
 #include "protocol/decoder_layout.h"
 
 namespace moe::model {
 
-GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model)
+GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model, int64_t window)
     : heads_(model.heads),
       kv_heads_(protocol::attention_kv_heads(model)),
       head_dim_(protocol::attention_head_dim(model)),
       qk_norm_(model.qk_norm),
-      interleave_(model.rope_interleave) {
+      interleave_(model.rope_interleave),
+      window_(window) {
   const int64_t q_width = heads_ * head_dim_, kv_width = kv_heads_ * head_dim_;
   q_proj_ = register_module("q_proj", projection(model.dim, q_width, model.qkv_bias));
   k_proj_ = register_module("k_proj", projection(model.dim, kv_width, model.qkv_bias));
   v_proj_ = register_module("v_proj", projection(model.dim, kv_width, model.qkv_bias));
-  o_proj_ = register_module("o_proj", projection(q_width, model.dim, false));
+  o_proj_ = register_module("o_proj", projection(q_width, model.dim, model.o_bias));
+  if (model.attention_sinks) sinks_ = register_parameter("sinks", torch::zeros({heads_}));
   if (qk_norm_ == protocol::QkNorm::Head) {
     q_norm_ = register_module("q_norm", RmsNorm(head_dim_, model.norm_eps));
     k_norm_ = register_module("k_norm", RmsNorm(head_dim_, model.norm_eps));
@@ -24,6 +27,29 @@ GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model)
     q_norm_ = register_module("q_norm", RmsNorm(q_width, model.norm_eps));
     k_norm_ = register_module("k_norm", RmsNorm(kv_width, model.norm_eps));
   }
+}
+
+at::Tensor GqaAttentionImpl::attend(const at::Tensor& q, const at::Tensor& k,
+                                    const at::Tensor& v) const {
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  if (!sinks_.defined() && window_ == 0) {
+    return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0,
+                                            /*is_causal=*/true, scale);
+  }
+  const int64_t t = q.size(2);
+  const auto positions = at::arange(t, q.options().dtype(at::kLong));
+  const auto behind = positions.unsqueeze(1) - positions.unsqueeze(0);  // query - key
+  auto hidden = behind < 0;
+  if (window_ > 0) hidden = hidden | (behind >= window_);
+  auto scores = at::matmul(q, k.transpose(-2, -1)) * scale;  // [B, H, T, T]
+  scores = scores.masked_fill(hidden, -std::numeric_limits<double>::infinity());
+  if (!sinks_.defined()) return at::matmul(at::softmax(scores, -1), v);
+  // The sink takes its share of each softmax and is dropped: rows may sum to less than one.
+  const auto sink = sinks_.to(scores.scalar_type())
+                        .view({1, -1, 1, 1})
+                        .expand({scores.size(0), scores.size(1), t, 1});
+  const auto probs = at::softmax(at::cat({scores, sink}, -1), -1).narrow(-1, 0, t);
+  return at::matmul(probs, v);
 }
 
 at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
@@ -47,9 +73,7 @@ at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
     k = k.repeat_interleave(groups, 1);
     vh = vh.repeat_interleave(groups, 1);
   }
-  auto y = at::scaled_dot_product_attention(q, k, vh, /*attn_mask=*/{}, /*dropout_p=*/0.0,
-                                            /*is_causal=*/true,
-                                            1.0 / std::sqrt(static_cast<double>(head_dim_)));
+  const auto y = attend(q, k, vh);
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// model.attention "gqa", the attention of Mixtral, Qwen and OLMoE (docs/MODELS.md): q/k/v/o
-// projections
-// (`q_proj` ... `o_proj`, biases on q, k, v with model.qkv_bias), grouped-query attention with
-// model.kv_heads key/value heads, RMSNorm on queries and keys (model.qk_norm: per head as Qwen3,
-// over all heads as OLMoE), rotary embeddings, scaled dot-product attention with 1/sqrt(head_dim).
+// model.attention "gqa", the attention of Mixtral, Qwen, OLMoE and GPT-OSS (docs/MODELS.md):
+// q/k/v/o projections (`q_proj` ... `o_proj`; biases on q, k, v with model.qkv_bias, on o with
+// model.o_bias), grouped-query attention with model.kv_heads key/value heads, RMSNorm on queries
+// and keys (model.qk_norm: per head as Qwen3, over all heads as OLMoE), rotary embeddings, causal
+// attention scaled by 1/sqrt(head_dim); GPT-OSS adds a learned sink logit per head to each softmax
+// (`sinks`, model.attention_sinks) and sliding windows in some layers.
 #include <torch/torch.h>
 
 #include "model/rms_norm.h"
@@ -13,14 +14,20 @@ namespace moe::model {
 
 class GqaAttentionImpl : public SelfAttentionImpl {
  public:
-  explicit GqaAttentionImpl(const protocol::ModelConfig& model);
+  // window > 0: each query sees the last `window` positions only (itself included).
+  GqaAttentionImpl(const protocol::ModelConfig& model, int64_t window);
   at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary) override;
   int64_t head_dim() const { return head_dim_; }
 
  private:
   int64_t heads_, kv_heads_, head_dim_;
+  // softmax(q k^T · scale) v, with GPT-OSS's sinks and window when there are.
+  at::Tensor attend(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) const;
+
   protocol::QkNorm qk_norm_;
   bool interleave_;
+  int64_t window_;
+  at::Tensor sinks_;  // [heads]: each head's sink logit (model.attention_sinks)
   torch::nn::Linear q_proj_{nullptr}, k_proj_{nullptr}, v_proj_{nullptr}, o_proj_{nullptr};
   RmsNorm q_norm_{nullptr}, k_norm_{nullptr};
 };

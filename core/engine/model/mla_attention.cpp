@@ -18,7 +18,13 @@ MlaAttentionImpl::MlaAttentionImpl(const protocol::ModelConfig& model)
       rope_dim_(model.qk_rope_dim),
       nope_dim_(model.qk_nope_dim),
       v_dim_(model.v_head_dim),
-      interleave_(model.rope_interleave) {
+      interleave_(model.rope_interleave),
+      scale_(1.0 / std::sqrt(static_cast<double>(model.qk_nope_dim + model.qk_rope_dim))) {
+  if (model.rope_scaling == protocol::RopeScaling::Yarn && model.rope_mscale_all_dim > 0) {
+    // DeepSeek scales every query/key dimension, not only the rotary ones, by YaRN's mscale.
+    const double m = yarn_mscale(model.rope_factor, model.rope_mscale_all_dim);
+    scale_ *= m * m;
+  }
   const int64_t q_width = heads_ * (nope_dim_ + rope_dim_);
   if (q_lora_rank_ > 0) {
     q_a_proj_ = register_module("q_a_proj", projection(model.dim, q_lora_rank_, false));
@@ -57,9 +63,8 @@ at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
       at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, t, rope_dim_})}, -1);
   const auto v = kv.narrow(-1, nope_dim_, v_dim_);
   const auto queries_all = at::cat({q.narrow(-1, 0, nope_dim_), q_rot}, -1);
-  const double scale = 1.0 / std::sqrt(static_cast<double>(nope_dim_ + rope_dim_));
   const auto y = at::scaled_dot_product_attention(queries_all, k, v, /*attn_mask=*/{},
-                                                  /*dropout_p=*/0.0, /*is_causal=*/true, scale);
+                                                  /*dropout_p=*/0.0, /*is_causal=*/true, scale_);
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * v_dim_}));
 }
 

@@ -21,6 +21,8 @@ class MlaAttentionImpl : public SelfAttentionImpl {
 
   int64_t heads_, q_lora_rank_, kv_lora_rank_, rope_dim_, nope_dim_, v_dim_;
   bool interleave_;
+  double
+      scale_;  // 1/sqrt(qk_nope_dim + qk_rope_dim), times YaRN's mscale² with rope_mscale_all_dim
   torch::nn::Linear q_proj_{nullptr}, q_a_proj_{nullptr}, q_b_proj_{nullptr};
   RmsNorm q_a_layernorm_{nullptr};
   torch::nn::Linear kv_a_proj_with_mqa_{nullptr}, kv_b_proj_{nullptr}, o_proj_{nullptr};

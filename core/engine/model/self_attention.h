@@ -17,7 +17,9 @@ class SelfAttentionImpl : public torch::nn::Module {
   virtual at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary) = 0;
 };
 
-std::shared_ptr<SelfAttentionImpl> make_self_attention(const protocol::ModelConfig& model);
+// sliding: this layer attends over the last model.sliding_window positions only.
+std::shared_ptr<SelfAttentionImpl> make_self_attention(const protocol::ModelConfig& model,
+                                                       bool sliding);
 
 // The projections' Linear, with or without a bias.
 inline torch::nn::Linear projection(int64_t in, int64_t out, bool bias) {

@@ -162,3 +162,37 @@ TEST(DecoderValidation, DeepSeekConfigsAreValidAndEachRuleNamesItsKey) {
   c.model.kind = ModelKind::Lm;
   EXPECT_TRUE(has_problem_at(c, "/model/attention"));
 }
+
+TEST(DecoderValidation, GptOssKeysNameTheirRules) {
+  auto c = decoder();
+  c.model.o_bias = true;
+  c.model.attention_sinks = true;
+  c.model.sliding_window = 16;
+  c.model.sliding_layers = "0, 2";
+  c.model.rope_scaling = RopeScaling::Yarn;
+  c.model.rope_factor = 32;
+  c.moe.activation = Activation::Silu;
+  c.moe.gate_bias = true;
+  c.moe.swiglu_limit = 7.0;
+  c.moe.swiglu_alpha = 1.702;
+  EXPECT_TRUE(validate(c, {}).empty());
+  auto bad = c;
+  bad.model.sliding_layers = "4";
+  EXPECT_TRUE(has_problem_at(bad, "/model/sliding_layers"));
+  bad = c;
+  bad.model.sliding_window = 0;  // layers that slide need a window
+  EXPECT_TRUE(has_problem_at(bad, "/model/sliding_layers"));
+  bad = c;
+  bad.model.rope_factor = 0.5;
+  EXPECT_TRUE(has_problem_at(bad, "/model/rope_factor"));
+  bad = c;
+  bad.moe.activation = Activation::Gelu;  // the clamped SwiGLU is silu's
+  EXPECT_TRUE(has_problem_at(bad, "/moe/swiglu_limit"));
+  bad = c;
+  bad.moe.swiglu_limit = 0;
+  EXPECT_TRUE(has_problem_at(bad, "/moe/swiglu_alpha"));
+  bad = c;
+  bad.model.kind = ModelKind::Lm;
+  EXPECT_TRUE(has_problem_at(bad, "/model/attention_sinks"));
+  EXPECT_TRUE(has_problem_at(bad, "/model/rope_scaling"));
+}

@@ -9,6 +9,7 @@ usage: hf_parity.py MOE_TRAIN WORKDIR [FAMILY ...]
 import contextlib
 import copy
 import json
+import math
 import os
 import re
 import shutil
@@ -70,6 +71,15 @@ CASES = [
      dict(DEEPSEEK, n_routed_experts=6, num_experts_per_tok=1, n_group=1, topk_group=1,
           n_shared_experts=0, first_k_dense_replace=0, norm_topk_prob=False,
           rope_interleave=False, tie_word_embeddings=True)),
+    # GPT-OSS: biases on q, k, v, o, the router and the experts; sinks; sliding windows in every
+    # other layer (4 of the 11 positions); YaRN; a clamp small enough to cut.
+    ("gpt_oss", "GptOssConfig", "GptOssForCausalLM",
+     dict(num_local_experts=5, num_experts_per_tok=2, head_dim=12, intermediate_size=24,
+          sliding_window=4, swiglu_limit=0.05)),
+    ("gpt_oss", "GptOssConfig", "GptOssForCausalLM",
+     dict(num_local_experts=6, num_experts_per_tok=3, head_dim=16, num_key_value_heads=4,
+          intermediate_size=20, sliding_window=6, layer_types=["full_attention"] * 3,
+          rope_parameters={"rope_type": "default", "rope_theta": 1e4})),
 ]
 
 
@@ -88,10 +98,11 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
     torch.manual_seed(seed)
     config = getattr(transformers, config_name)(**{**COMMON, **kwargs})
     model = getattr(transformers, model_name)(config).eval()
-    with torch.no_grad():  # DeepSeek-V3's selection bias starts at zero: give the choice one
-        for name, buffer in model.named_buffers():
-            if name.endswith("e_score_correction_bias"):
-                buffer.copy_(torch.randn(buffer.shape) * 0.05)
+    with torch.no_grad():  # biases start at zero (DeepSeek-V3's selection bias too): give the
+        # forward pass and the tensor mapping some to carry
+        for name, tensor in list(model.named_buffers()) + list(model.named_parameters()):
+            if name.endswith("bias") and not tensor.any():
+                tensor.copy_(torch.randn(tensor.shape) * 0.05)
     folder = os.path.join(workdir, f"{family}-{index}-seed{seed}")
     model.save_pretrained(folder)
     generator = torch.Generator().manual_seed(seed + 1000)
@@ -183,6 +194,22 @@ def float64_throughout():
         torch.Tensor.softmax = tensor_softmax
 
 
+def yarn_float64(inv_freq, dim, rope):
+    """transformers' _compute_yarn_parameters frequencies, in float64 (its own are float32)."""
+    def correction(rotations):
+        return (dim * math.log(rope["original_max_position_embeddings"] /
+                               (rotations * 2 * math.pi))) / (2 * math.log(rope["rope_theta"]))
+    low, high = correction(rope.get("beta_fast") or 32), correction(rope.get("beta_slow") or 1)
+    if rope.get("truncate", True):
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001
+    ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
+    extrapolation = 1 - ramp
+    return inv_freq / rope["factor"] * (1 - extrapolation) + inv_freq * extrapolation
+
+
 def check_float64(moe_train, family, index, model, folder, tokens_file, tokens):
     """forward in float64 (routing in float64 too) against the float64 reference."""
     out_file = os.path.join(folder, "forward64.safetensors")
@@ -196,8 +223,11 @@ def check_float64(moe_train, family, index, model, folder, tokens_file, tokens):
     for module in ref64.modules():  # the rotary frequencies, as float64 as ours
         if hasattr(module, "inv_freq") and hasattr(module, "config"):
             dim = module.inv_freq.numel() * 2
-            theta = module.config.rope_parameters["rope_theta"]
+            rope = module.config.rope_parameters
+            theta = rope["rope_theta"]
             freq = 1.0 / (theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+            if rope.get("rope_type") == "yarn":
+                freq = yarn_float64(freq, dim, rope)
             module.inv_freq = freq
             module.original_inv_freq = freq.clone()
     with torch.no_grad(), float64_throughout():
@@ -360,7 +390,7 @@ def main():
         ok &= check_refusals(moe_train, workdir, round_trips["qwen2_moe"], [
             ("model_type", {"model_type": "llama"}),
             ("rope_parameters.rope_type", {"rope_parameters": {"rope_theta": 1e4,
-                                                               "rope_type": "yarn"}}),
+                                                               "rope_type": "dynamic"}}),
             ("use_sliding_window", {"use_sliding_window": True}),
             ("frobnicate", {"frobnicate": 3})])
     if "deepseek_v2" in round_trips:

@@ -25,6 +25,20 @@ std::string unusedReason(const std::string& pointer, const protocol::RunConfig& 
     if (mla && (pointer == "/model/kv_heads" || pointer == "/model/head_dim" ||
                 pointer == "/model/qk_norm" || pointer == "/model/qkv_bias"))
       return "model.attention \"mla\" has its own widths";
+  } else if (pointer == "/model/o_bias" || pointer == "/model/attention_sinks" ||
+             pointer == "/model/sliding_window" || pointer == "/model/sliding_layers" ||
+             pointer == "/model/rope_scaling") {
+    if (!decoder) return "used by model.kind \"decoder\" only";
+    if (c.model.attention == protocol::AttentionKind::Mla && pointer != "/model/rope_scaling")
+      return "used by model.attention \"gqa\" only";
+    if (pointer == "/model/sliding_layers" && c.model.sliding_window == 0)
+      return "used when model.sliding_window > 0";
+  } else if (pointer.rfind("/model/rope_", 0) == 0 && pointer != "/model/rope_theta" &&
+             pointer != "/model/rope_interleave") {
+    if (!decoder || c.model.rope_scaling != protocol::RopeScaling::Yarn)
+      return "used by model.rope_scaling \"yarn\" only";
+  } else if (pointer == "/moe/swiglu_alpha") {
+    if (c.moe.swiglu_limit == 0.0) return "used when moe.swiglu_limit > 0";
   } else if (pointer == "/model/q_lora_rank" || pointer == "/model/kv_lora_rank" ||
              pointer == "/model/qk_rope_dim" || pointer == "/model/qk_nope_dim" ||
              pointer == "/model/v_head_dim") {

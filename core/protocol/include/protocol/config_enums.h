@@ -19,6 +19,8 @@ enum class ModelFamily { Mixtral, Qwen2Moe, Qwen3Moe, Olmoe, DeepseekV2, Deepsee
 enum class QkNorm { None, Head, Full };
 // gqa: grouped-query attention; mla: DeepSeek's multi-head latent attention (low-rank q and kv).
 enum class AttentionKind { Gqa, Mla };
+// none: plain rotary embeddings; yarn: YaRN's frequency interpolation and attention factor.
+enum class RopeScaling { None, Yarn };
 enum class ExpertFfn { Mlp, Glu };
 // softmax_top_k: Tutel's (softmax over E, top-k, normalize_gate when k > 1); top_k_softmax: the
 // k best logits, their softmax as gate values (Mixtral, Qwen and OLMoE with norm_topk_prob).
@@ -87,6 +89,7 @@ MOE_CONFIG_ENUM_NAMES(ModelFamily, "mixtral", "qwen2_moe", "qwen3_moe", "olmoe",
                       "deepseek_v3", "gpt_oss");
 MOE_CONFIG_ENUM_NAMES(QkNorm, "none", "head", "full");
 MOE_CONFIG_ENUM_NAMES(AttentionKind, "gqa", "mla");
+MOE_CONFIG_ENUM_NAMES(RopeScaling, "none", "yarn");
 MOE_CONFIG_ENUM_NAMES(ExpertFfn, "mlp", "glu");
 MOE_CONFIG_ENUM_NAMES(RouterKind, "softmax_top_k", "top_k_softmax", "group_limited_top_k");
 MOE_CONFIG_ENUM_NAMES(ScoreFunction, "softmax", "sigmoid");

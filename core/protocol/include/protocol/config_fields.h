@@ -46,6 +46,18 @@ void visit_config(Config& c, Visitor& v) {
     v.field("qk_rope_dim", m.qk_rope_dim);
     v.field("qk_nope_dim", m.qk_nope_dim);
     v.field("v_head_dim", m.v_head_dim);
+    v.field("o_bias", m.o_bias);
+    v.field("attention_sinks", m.attention_sinks);
+    v.field("sliding_window", m.sliding_window);
+    v.field("sliding_layers", m.sliding_layers);
+    v.choice("rope_scaling", m.rope_scaling);
+    v.field("rope_factor", m.rope_factor);
+    v.field("rope_original_max", m.rope_original_max);
+    v.field("rope_beta_fast", m.rope_beta_fast);
+    v.field("rope_beta_slow", m.rope_beta_slow);
+    v.field("rope_truncate", m.rope_truncate);
+    v.field("rope_mscale", m.rope_mscale);
+    v.field("rope_mscale_all_dim", m.rope_mscale_all_dim);
   });
   v.section("moe", [&] {
     auto& m = c.moe;
@@ -79,6 +91,9 @@ void visit_config(Config& c, Visitor& v) {
     v.field("topk_groups", m.topk_groups);
     v.choice("group_score", m.group_score);
     v.field("routed_scaling", m.routed_scaling);
+    v.field("gate_bias", m.gate_bias);
+    v.field("swiglu_limit", m.swiglu_limit);
+    v.field("swiglu_alpha", m.swiglu_alpha);
   });
   v.section("parallel", [&] {
     auto& p = c.parallel;

@@ -20,6 +20,10 @@ std::string format_layer_list(const std::vector<int64_t>& layers);
 // block 0; decoder: all but model.dense_layers). An unparsable dense_layers counts as none.
 std::vector<bool> moe_layer_mask(const RunConfig& config);
 
+// One flag per model.layers block: true where attention slides over model.sliding_window
+// positions (model.sliding_layers, or every layer when that is empty; none without a window).
+std::vector<bool> sliding_layer_mask(const ModelConfig& model);
+
 // Attention's per-head query/key width (model.head_dim, or dim / heads; mla: qk_nope_dim +
 // qk_rope_dim) and key/value heads.
 int64_t attention_head_dim(const ModelConfig& model);

@@ -35,6 +35,21 @@ struct ModelConfig {
   // mla only: the low ranks of the query (0: a full q_proj) and of the shared key/value latent,
   // and each head's rotary, non-rotary and value widths.
   int64_t q_lora_rank = 0, kv_lora_rank = 128, qk_rope_dim = 32, qk_nope_dim = 64, v_head_dim = 64;
+  // gqa only (GPT-OSS): o_proj's bias, a learned per-head sink logit in each softmax, and
+  // sliding-window attention over the last sliding_window positions (0: none) in sliding_layers
+  // ("0, 2": 0-based; empty: every layer).
+  bool o_bias = false, attention_sinks = false;
+  int64_t sliding_window = 0;
+  std::string sliding_layers;
+  // YaRN (rope_scaling "yarn"): context `rope_factor` times rope_original_max, frequency ramp
+  // between rope_beta_fast and rope_beta_slow rotations, attention factor from the factor (or
+  // rope_mscale / rope_mscale_all_dim as DeepSeek's, 0: unused).
+  RopeScaling rope_scaling = RopeScaling::None;
+  double rope_factor = 1.0;
+  int64_t rope_original_max = 4096;
+  double rope_beta_fast = 32.0, rope_beta_slow = 1.0;
+  bool rope_truncate = true;
+  double rope_mscale = 0.0, rope_mscale_all_dim = 0.0;
 };
 
 struct BiasBalancingConfig {
@@ -67,6 +82,11 @@ struct MoeConfig {
   int64_t expert_groups = 1, topk_groups = 1;
   GroupScore group_score = GroupScore::Max;
   double routed_scaling = 1.0;
+  // The gate's linear map has a bias (GPT-OSS's router).
+  bool gate_bias = false;
+  // glu experts with silu: GPT-OSS's clamped SwiGLU when swiglu_limit > 0, down(g · sigmoid(alpha
+  // g) · (u + 1)) with g = min(gate x, limit) and u = clamp(up x, -limit, limit).
+  double swiglu_limit = 0.0, swiglu_alpha = 1.0;
 };
 
 // parallel.adaptive_r's value for "auto" in JSON: the engine picks r for the placement.
