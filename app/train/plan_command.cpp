@@ -1,4 +1,4 @@
-// moe-train plan --config FILE [--profile NAME|FILE] [--nodes K] [--nproc-per-node N]
+// moe-train plan --config FILE|NAME [--profile NAME|FILE] [--nodes K] [--nproc-per-node N]
 // [--max-ranks R] [--json OUT]: predicted memory, communication and step time of the config on a
 // cluster (docs/PLANNER.md). With --nproc-per-node, every valid r on that layout; without, the
 // best layout at each size from 1 to --max-ranks (1024) ranks.
@@ -8,8 +8,9 @@
 #include "plan/hardware_profile.h"
 #include "plan/layout_search.h"
 #include "plan/plan_json.h"
+#include "plan_config.h"
 #include "plan_table.h"
-#include "train/config_input.h"
+#include "train/input_error.h"
 #include "train/output_file.h"
 
 namespace moe::train {
@@ -33,7 +34,7 @@ int run_plan(const PlanOptions& o) {
   if (o.nodes < 0 || o.nproc_per_node < 0 || o.max_ranks < 1) {
     throw InputError("--nodes, --nproc-per-node and --max-ranks must be positive");
   }
-  const protocol::RunConfig config = load_valid_config(o.config, o.overrides);
+  const protocol::RunConfig config = load_plan_config(o.config, o.overrides);
   const plan::HardwareProfile profile = load_profile(o.profile);
   std::vector<plan::LayoutPrediction> layouts;
   if (o.nproc_per_node > 0) {
@@ -59,7 +60,10 @@ Command add_plan_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "plan", "Predict memory, communication and step time of a config on a cluster");
   auto o = std::make_shared<PlanOptions>();
-  cmd->add_option("--config", o->config, "RunConfig JSON file")->required();
+  cmd->add_option("--config", o->config,
+                  "RunConfig JSON file, or a shipped model's name (deepseek-v3, mixtral-8x7b, "
+                  "qwen3-30b-a3b)")
+      ->required();
   cmd->add_option("--set", o->overrides, "Override a key: key.path=value (repeatable)");
   cmd->add_option("--profile", o->profile,
                   "Hardware profile: a shipped name (h100-sxm, h100-sxm+ib-hdr, ...) or a file "

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "moe_kernels/capacity.h"
+#include "plan/attention_counts.h"
 #include "protocol/decoder_layout.h"
 #include "protocol/expert_flops.h"
 
@@ -40,28 +41,6 @@ double gate_parameters(const RunConfig& c) {
 
 bool is_decoder(const RunConfig& c) {
   return c.model.kind == protocol::ModelKind::Decoder;
-}
-
-// The decoder's attention widths (core/engine/model/gqa_attention.cpp): q_proj's output
-// heads x head_dim, k_proj's and v_proj's kv_heads x head_dim.
-struct AttentionWidths {
-  double head_dim, q, kv;
-};
-
-AttentionWidths attention_widths(const RunConfig& c) {
-  const double hd = double(protocol::attention_head_dim(c.model));
-  return {hd, double(c.model.heads) * hd, double(protocol::attention_kv_heads(c.model)) * hd};
-}
-
-// q/k/v/o projections, q/k/v biases with qkv_bias, the RMSNorms on queries and keys.
-double decoder_attention_parameters(const RunConfig& c) {
-  const double m = double(c.model.dim);
-  const AttentionWidths a = attention_widths(c);
-  double p = m * a.q + 2 * m * a.kv + a.q * m;
-  if (c.model.qkv_bias) p += a.q + 2 * a.kv;
-  if (c.model.qk_norm == protocol::QkNorm::Head) p += 2 * a.head_dim;
-  if (c.model.qk_norm == protocol::QkNorm::Full) p += a.q + a.kv;
-  return p;
 }
 
 // Blocks whose FFN is not an MoE layer (helloworld has none).
@@ -101,7 +80,7 @@ double shared_expert_forward_flops_per_token(const RunConfig& c) {
 double attention_score_flops_per_token(const RunConfig& c) {
   const double t = double(c.model.seq_len);
   if (c.model.kind == protocol::ModelKind::Lm) return 4 * t * double(c.model.dim);
-  if (is_decoder(c)) return 2 * t * attention_widths(c).q;
+  if (is_decoder(c)) return causal_score_flops_per_token(c);
   return 0;
 }
 
@@ -139,11 +118,9 @@ double dense_forward_flops(const RunConfig& c, double samples) {
   const double dense_blocks = dense_block_count(c);
   const double tps = double(tokens_per_sample(c));
   if (is_decoder(c)) {
-    const AttentionWidths a = attention_widths(c);
     const double v = double(c.model.vocab), dh = double(protocol::dense_mlp_hidden(c));
-    const double projections = 2 * m * (2 * a.q + 2 * a.kv);  // q, k, v, o
     const double per_token =
-        blocks * (projections + attention_score_flops_per_token(c)) +
+        blocks * (attention_projection_flops_per_token(c) + attention_score_flops_per_token(c)) +
         moe * (gate_forward_flops_per_token(c) + shared_expert_forward_flops_per_token(c)) +
         dense_blocks * 6 * m * dh + 2 * v * m;
     return samples * tps * per_token;
@@ -235,16 +212,12 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
   const double dense_blocks = double(c.model.layers) - moe;
   const double dense_ffn = elem * tokens * (2 * h + m);
   if (is_decoder(c)) {
-    const AttentionWidths a = attention_widths(c);
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double loss_elem = c.train.dtype == protocol::Dtype::Float64 ? 8.0 : 4.0;
-    // Per block: the two RMSNorms' inputs and outputs and the residuals (5 M); q, k, v, the
-    // rotated q and k, and the attention output (3 q + 3 kv); the normed q and k with qk_norm;
-    // the key/value heads repeated for the query heads (grouped-query attention); the
-    // attention's log-sum-exp in float32. Scaled-dot-product attention keeps no T x T scores.
-    double per_token = 5 * m + 3 * a.q + 3 * a.kv;
-    if (c.model.qk_norm != protocol::QkNorm::None) per_token += a.q + a.kv;
-    if (a.kv < a.q) per_token += 2 * a.q;
+    // Per block: the two RMSNorms' inputs and outputs and the residuals (5 M), what the
+    // attention saves (attention_counts.h) and its log-sum-exp in float32. Scaled-dot-product
+    // attention keeps no T x T scores.
+    const double per_token = 5 * m + attention_saved_elements_per_token(c);
     bytes += double(c.model.layers) *
              (elem * tokens * per_token + 4.0 * samples * double(c.model.heads) * t);
     // Shared experts: gate and up outputs, activation, product, output (and the scaled one).
@@ -292,8 +265,11 @@ bool can_estimate(const RunConfig& c) {
                      c.train.grad_accum >= 1 && protocol::config_world(c.parallel) &&
                      c.parallel.a2a_overlap_degree >= 1 && std::isfinite(e.capacity_factor);
   if (!sizes || m.kind != protocol::ModelKind::Decoder) return sizes;
-  return m.kv_heads >= 0 && m.head_dim >= 0 && m.dense_hidden >= 0 && e.shared_hidden >= 0 &&
-         protocol::attention_head_dim(m) >= 1;
+  const bool latent = m.attention != protocol::AttentionKind::Mla ||
+                      (m.q_lora_rank >= 0 && m.kv_lora_rank >= 1 && m.qk_rope_dim >= 0 &&
+                       m.qk_nope_dim >= 0 && m.v_head_dim >= 1);
+  return latent && m.kv_heads >= 0 && m.head_dim >= 0 && m.dense_hidden >= 0 &&
+         e.shared_hidden >= 0 && protocol::attention_head_dim(m) >= 1;
 }
 
 int64_t moe_layer_count(const RunConfig& c) {
@@ -325,7 +301,7 @@ ParameterEstimate estimate_parameters(const RunConfig& c) {
     // Token embedding; per block two RMSNorms (weight only) and the attention; the MoE layers'
     // gates and shared experts; the dense blocks' gated MLPs; the final RMSNorm; the lm head.
     const double v = double(c.model.vocab);
-    p.dense = v * m + blocks * (2 * m + decoder_attention_parameters(c)) + gates +
+    p.dense = v * m + blocks * (2 * m + attention_parameters(c)) + gates +
               moe * shared_expert_parameters(c) + dense_ffns + m +
               (c.model.tie_embeddings ? 0 : v * m);
   } else if (c.model.kind == protocol::ModelKind::Lm) {
@@ -415,7 +391,7 @@ ConfigEstimates estimate(const RunConfig& c) {
   if (c.model.kind == protocol::ModelKind::Lm) {
     out.kv_cache_bytes_per_token = layers * 2 * double(c.model.dim) * elem;
   } else if (is_decoder(c)) {
-    out.kv_cache_bytes_per_token = layers * 2 * attention_widths(c).kv * elem;
+    out.kv_cache_bytes_per_token = layers * kv_cache_elements_per_token(c) * elem;
   }
 
   out.memory = state_memory(c, out.parameters.total());

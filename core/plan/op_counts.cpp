@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "plan/attention_counts.h"
 #include "plan/config_estimates.h"
 #include "protocol/decoder_layout.h"
 
@@ -22,27 +23,16 @@ bool is_decoder(const protocol::RunConfig& c) {
   return c.model.kind == protocol::ModelKind::Decoder;
 }
 
-// The decoder's q_proj and k_proj/v_proj output widths.
-double query_width(const protocol::RunConfig& c) {
-  return double(c.model.heads) * double(protocol::attention_head_dim(c.model));
-}
-double key_width(const protocol::RunConfig& c) {
-  return double(protocol::attention_kv_heads(c.model)) *
-         double(protocol::attention_head_dim(c.model));
-}
-
-// The decoder's element-wise work of one forward pass (core/engine/model/gqa_attention.cpp,
+// The decoder's element-wise work of one forward pass (core/engine/model/*_attention.cpp,
 // rms_norm.cpp, rotary.cpp).
 double decoder_elementwise_bytes(const protocol::RunConfig& c, double tokens) {
   const double elem = element_bytes(c), m = double(c.model.dim), v = double(c.model.vocab);
-  const double q = query_width(c), kv = key_width(c);
   // Per block: two RMSNorms (to float32 and back, the mean of squares, the scaling: about 10
-  // passes over [tokens, M] each at float32 width), two residuals (3 passes each); rotary on q and
-  // k (x cos, rotate_half, x sin, the sum: about 6 passes), the transposes to heads and back
-  // (q, k, v, output), the keys and values repeated for the query heads; qk_norm's RMSNorms.
-  double float32_width = 20 * m, model_width = 6 * m + 6 * (q + kv) + 2 * (q + 2 * kv) + 2 * q;
-  if (kv < q) model_width += 2 * 2 * q;
-  if (c.model.qk_norm != protocol::QkNorm::None) float32_width += 10 * (q + kv);
+  // passes over [tokens, M] each at float32 width), two residuals (3 passes each), and the
+  // attention's own (attention_counts.h).
+  const AttentionPasses attention = attention_elementwise_per_token(c);
+  const double float32_width = 20 * m + attention.float32_elements;
+  const double model_width = 6 * m + attention.model_elements;
   double bytes = double(c.model.layers) * tokens * (float32_width * 4 + model_width * elem);
   // Shared experts: activation, product, the gate's sigmoid and scaling, the sum into the output.
   if (c.moe.shared_hidden > 0) {
@@ -92,12 +82,10 @@ double dense_elementwise_bytes(const protocol::RunConfig& c, double samples, dou
 
 double dense_ops(const protocol::RunConfig& c) {
   if (is_decoder(c)) {
-    // Per block: two RMSNorms (8 each), four projections (and biases), views and transposes,
-    // rotary on q and k (5 each), repeating keys and values, the attention, two residuals;
-    // qk_norm's two RMSNorms; per shared expert three GEMMs, activation, product, gate; per
-    // dense block the gated MLP; embedding, final norm, head and loss.
-    double per_block = 40 + (c.model.qk_norm != protocol::QkNorm::None ? 16 : 0);
-    if (c.model.qkv_bias) per_block += 3;
+    // Per block: two RMSNorms (8 each), two residuals and the attention's (attention_counts.h);
+    // per shared expert three GEMMs, activation, product, gate; per dense block the gated MLP;
+    // embedding, final norm, head and loss.
+    const double per_block = 18 + attention_ops(c);
     const double shared = c.moe.shared_hidden > 0 ? 6 + (c.moe.shared_gate ? 4 : 0) : 0;
     return double(c.model.layers) * per_block + double(moe_layer_count(c)) * shared +
            dense_blocks(c) * 6 + 20;
@@ -114,11 +102,10 @@ double parameter_tensors(const protocol::RunConfig& c) {
   const double gate = c.moe.gate == protocol::Gate::Cosine ? 4 : 1;
   const double experts = expert_tensors(c);
   if (is_decoder(c)) {
-    // Embedding; per block two norms, four projections, q/k/v biases, q/k norms; per MoE layer
-    // the gate, the experts, the shared expert's three matrices and its gate; per dense block
-    // three matrices; the final norm and an untied head.
-    double per_block = 6 + (c.model.qkv_bias ? 3 : 0);
-    if (c.model.qk_norm != protocol::QkNorm::None) per_block += 2;
+    // Embedding; per block two norms and the attention's; per MoE layer the gate, the experts,
+    // the shared expert's three matrices and its gate; per dense block three matrices; the final
+    // norm and an untied head.
+    const double per_block = 2 + attention_parameter_tensors(c);
     const double shared = c.moe.shared_hidden > 0 ? 3 + double(c.moe.shared_gate) : 0;
     return 1 + double(c.model.layers) * per_block + moe * (gate + experts + shared) +
            dense_blocks(c) * 3 + 1 + (c.model.tie_embeddings ? 0 : 1);
@@ -143,8 +130,8 @@ double largest_parameter_tensor(const protocol::RunConfig& c, double expert_shar
   if (is_decoder(c)) {
     largest = e * h * m * expert_share;
     if (dense_blocks(c) > 0) largest = std::max(largest, m * double(protocol::dense_mlp_hidden(c)));
-    largest = std::max(
-        {largest, double(c.model.vocab) * m, query_width(c) * m, double(c.moe.shared_hidden) * m});
+    largest = std::max({largest, double(c.model.vocab) * m, largest_attention_tensor(c),
+                        double(c.moe.shared_hidden) * m});
   }
   return largest;
 }

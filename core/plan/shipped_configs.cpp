@@ -15,6 +15,12 @@ std::vector<std::string> shipped_config_names() {
   return names;
 }
 
+std::string shipped_config_list() {
+  std::string names;
+  for (const auto& name : shipped_config_names()) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
+
 const std::string* shipped_config_text(const std::string& name) {
   for (const auto& [n, text] : embedded_configs()) {
     if (n == name) return &text;
@@ -25,9 +31,8 @@ const std::string* shipped_config_text(const std::string& name) {
 protocol::RunConfig shipped_config(const std::string& name) {
   const std::string* text = shipped_config_text(name);
   if (!text) {
-    std::string names;
-    for (const auto& n : shipped_config_names()) names += (names.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("no shipped config \"" + name + "\": shipped ones are " + names);
+    throw std::invalid_argument("no shipped config \"" + name + "\": shipped ones are " +
+                                shipped_config_list());
   }
   return protocol::config_from_json(nlohmann::json::parse(*text));
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "moe_kernels/capacity.h"
+#include "plan/attention_counts.h"
 #include "plan/op_counts.h"
 #include "protocol/decoder_layout.h"
 #include "protocol/expert_flops.h"
@@ -168,7 +169,7 @@ void count_dense(const RunConfig& c, StepCounts& s, double samples, double token
   if (c.model.kind == protocol::ModelKind::Lm) s.other.n = std::max(c.model.dim, c.moe.hidden);
   if (decoder) {  // the widest of the projections, the shared expert and the dense MLPs
     s.other.n = std::max(
-        {c.model.dim, c.model.heads * protocol::attention_head_dim(c.model), c.moe.shared_hidden,
+        {c.model.dim, widest_attention_projection(c), c.moe.shared_hidden,
          moe_layers < double(c.model.layers) ? protocol::dense_mlp_hidden(c) : int64_t{0}});
   }
 }

@@ -1,11 +1,13 @@
 // moe-train plan as a user runs it: the per-r table of one layout, the scaling table, the JSON
-// keys, the best layout, and exit status 2 with the reason for bad input.
+// keys, the best layout, a shipped model's config by name, and exit status 2 with the reason for
+// bad input.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "plan/hardware_profile.h"
 #include "plan/layout_search.h"
+#include "plan/shipped_configs.h"
 #include "process.h"
 #include "protocol/run_config.h"
 
@@ -64,6 +66,33 @@ TEST(PlanCommand, ScalingTableGoesToTheLargestWorld) {
   }
   EXPECT_EQ(largest, 64);
   EXPECT_NE(r.out.find("RoCE 200 GbE"), std::string::npos) << r.out;
+}
+
+TEST(PlanCommand, ShippedConfigByName) {
+  TempDir dir;
+  const std::string out = dir.file("plan.json");
+  auto r = run_moe_train({"plan", "--config", "deepseek-v3", "--set", "model.layers=8", "--nodes",
+                          "4", "--nproc-per-node", "8", "--json", out});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  // The command planned the shipped config with the override: the library's figures for it.
+  protocol::RunConfig c = plan::shipped_config("deepseek-v3");
+  c.model.layers = 8;
+  const auto layouts = plan::layouts_for(c, 4, 8, plan::load_profile("h100-sxm"));
+  const auto best = plan::best_of(layouts);
+  const json plan = json::parse(read_file(out));
+  EXPECT_EQ(plan["layouts"].size(), layouts.size());
+  EXPECT_EQ(plan["best"]["r"], best->layout.r);
+  EXPECT_DOUBLE_EQ(plan["best"]["step_ms"].get<double>(), best->prediction.step_ms);
+  // Overrides are validated against the shipped config, which the messages name.
+  r = run_moe_train({"plan", "--config", "mixtral-8x7b", "--set", "moe.top_k=0"});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.err.find("mixtral-8x7b (shipped): /moe/top_k"), std::string::npos) << r.err;
+  // Neither a file nor a shipped name: the shipped names.
+  r = run_moe_train({"plan", "--config", "deepseek-v4"});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.err.find("\"deepseek-v4\" is neither a file nor a shipped config"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("deepseek-v3, mixtral-8x7b, qwen3-30b-a3b"), std::string::npos) << r.err;
 }
 
 TEST(PlanCommand, BadInputExitsTwoWithTheReason) {

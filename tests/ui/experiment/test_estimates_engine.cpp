@@ -1,6 +1,7 @@
 // The estimates' parameter counts against the real engine: runs moe-train on tiny configs of
-// every model kind (and glu experts) and compares run_start's expert_parameters / dense_parameters
-// exactly. Built only in a tree with the engine (MOE_TRAIN_BIN names it): it never skips.
+// every model kind (and glu experts, latent attention) and compares run_start's
+// expert_parameters / dense_parameters exactly. Built only in a tree with the engine (MOE_TRAIN_BIN
+// names it): it never skips.
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -88,6 +89,39 @@ class TestEstimatesEngine : public QObject {
            {"vocab", 64},
            {"qk_norm", "full"}}},
          {"moe", {{"experts", 3}, {"top_k", 1}, {"hidden", 8}, {"expert_ffn", "glu"}}}});
+    // Multi-head latent attention with a query latent, a dense block, group-limited routing and
+    // an ungated shared expert (DeepSeek-V3's shape); and without the query latent (V2-Lite's).
+    const json mla = {{"kind", "decoder"},
+                      {"attention", "mla"},
+                      {"dim", 16},
+                      {"layers", 2},
+                      {"heads", 2},
+                      {"q_lora_rank", 8},
+                      {"kv_lora_rank", 6},
+                      {"qk_rope_dim", 4},
+                      {"qk_nope_dim", 6},
+                      {"v_head_dim", 5},
+                      {"seq_len", 8},
+                      {"vocab", 32},
+                      {"tie_embeddings", false},
+                      {"dense_layers", "0"},
+                      {"dense_hidden", 24}};
+    const json group_routed = {{"experts", 4},
+                               {"top_k", 2},
+                               {"hidden", 8},
+                               {"expert_ffn", "glu"},
+                               {"fc1_bias", false},
+                               {"fc2_bias", false},
+                               {"router", "group_limited_top_k"},
+                               {"score_function", "sigmoid"},
+                               {"expert_groups", 2},
+                               {"topk_groups", 1},
+                               {"shared_hidden", 8},
+                               {"shared_gate", false}};
+    add("decoder-mla", {{"model", mla}, {"moe", group_routed}});
+    json mla_full_q = mla;
+    mla_full_q["q_lora_rank"] = 0;
+    add("decoder-mla-full-q", {{"model", mla_full_q}, {"moe", group_routed}});
     add("image", {{"model", {{"kind", "image"}, {"dim", 16}, {"layers", 3}}},
                   {"moe", {{"experts", 4}, {"hidden", 16}, {"every", 2}}},
                   {"data", {{"kind", "synthetic"}}}});

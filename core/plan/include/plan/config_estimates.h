@@ -69,7 +69,8 @@ struct RankEstimate {
 struct ConfigEstimates {
   ParameterEstimate parameters;
   // Keys and values one token leaves in the attention's cache, all layers, in train.dtype: lm
-  // 2 M per layer, decoder 2 x kv_heads x head_dim per layer; 0 without attention.
+  // 2 M per layer, decoder 2 x kv_heads x head_dim per layer (mla: kv_lora_rank + qk_rope_dim,
+  // the compressed latent and the shared rotary key); 0 without attention.
   double kv_cache_bytes_per_token = 0;
   int64_t moe_layers = 0;
   int64_t tokens_per_sample = 0;
@@ -126,14 +127,15 @@ double gate_forward_flops_per_token(const protocol::RunConfig& config);
 // attention scores and the image stem's convolutions are added explicitly, the head of the image
 // model runs once per sample, not per token. The decoder's causal scaled-dot-product attention
 // counts the lower triangle it computes (2 T x heads x head_dim per token and layer, half the
-// lm's full T x T scores).
+// lm's full T x T scores; mla: QK^T over qk_nope + qk_rope, PV over v_head_dim).
 double dense_forward_flops(const protocol::RunConfig& config, double samples);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // The attention's causal score FLOPs (QK^T and PV) per token and layer: lm 4 T M (full T x T
-// matrices), decoder 2 T x heads x head_dim (causal SDPA); 0 for the other kinds.
+// matrices), decoder 2 T x heads x head_dim (causal SDPA; mla T x heads x (qk_nope + qk_rope +
+// v_head)); 0 for the other kinds.
 double attention_score_flops_per_token(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.

@@ -11,8 +11,10 @@
 
 namespace moe::plan {
 
-// The shipped configs' names ("mixtral-8x7b", "qwen3-30b-a3b"), sorted.
+// The shipped configs' names ("deepseek-v3", "mixtral-8x7b", "qwen3-30b-a3b"), sorted.
 std::vector<std::string> shipped_config_names();
+// The names as one list for messages: "deepseek-v3, mixtral-8x7b, qwen3-30b-a3b".
+std::string shipped_config_list();
 // The JSON text of a shipped config; nullptr for an unknown name.
 const std::string* shipped_config_text(const std::string& name);
 // The parsed config; std::invalid_argument naming the shipped ones for an unknown name.
