@@ -57,6 +57,21 @@ class Checker {
     if (finite(pointer, v) && v < 0) add(pointer, "must be >= 0, got " + format_number(v));
   }
 
+  // A list of layer indices ("0, 3"), each below `layers`.
+  void layer_list(const char* pointer, const std::string& text, int64_t layers) {
+    try {
+      for (int64_t layer : parse_layer_list(text)) {
+        if (layer >= layers) {
+          add(pointer, "layer " + std::to_string(layer) + " is not below model.layers (" +
+                           std::to_string(layers) + ")");
+          return;
+        }
+      }
+    } catch (const std::invalid_argument& e) {
+      add(pointer, e.what());
+    }
+  }
+
   // [0, 1): fractions and decay factors where 1 would mean "everything" / "never forget".
   void unit_interval(const char* pointer, double v) {
     if (finite(pointer, v) && !(v >= 0 && v < 1)) {
@@ -167,18 +182,7 @@ void check_gpt_oss_attention(const ModelConfig& m, Checker& k) {
     k.add(key, "is for model.attention \"gqa\" only");
   }
   k.between("/model/sliding_window", m.sliding_window, 0, limits::kMaxSeqLen);
-  try {
-    for (int64_t layer : parse_layer_list(m.sliding_layers)) {
-      if (layer >= m.layers) {
-        k.add("/model/sliding_layers", "layer " + std::to_string(layer) +
-                                           " is not below model.layers (" +
-                                           std::to_string(m.layers) + ")");
-        break;
-      }
-    }
-  } catch (const std::invalid_argument& e) {
-    k.add("/model/sliding_layers", e.what());
-  }
+  k.layer_list("/model/sliding_layers", m.sliding_layers, m.layers);
   if (!m.sliding_layers.empty() && m.sliding_window == 0)
     k.add("/model/sliding_layers", "needs model.sliding_window > 0");
   if (m.rope_scaling == RopeScaling::Yarn) {
@@ -219,18 +223,7 @@ void check_decoder(const RunConfig& c, Checker& k) {
   k.positive("/model/rope_theta", m.rope_theta);
   k.positive("/model/norm_eps", m.norm_eps);
   k.between("/model/dense_hidden", m.dense_hidden, 0, limits::kMaxHidden);
-  try {
-    for (int64_t layer : parse_layer_list(m.dense_layers)) {
-      if (layer >= m.layers) {
-        k.add("/model/dense_layers", "layer " + std::to_string(layer) +
-                                         " is not below model.layers (" + std::to_string(m.layers) +
-                                         ")");
-        break;
-      }
-    }
-  } catch (const std::invalid_argument& e) {
-    k.add("/model/dense_layers", e.what());
-  }
+  k.layer_list("/model/dense_layers", m.dense_layers, m.layers);
   if (c.moe.every != 1) {
     k.add("/moe/every",
           "must be 1 for model.kind \"decoder\" (model.dense_layers names its dense "

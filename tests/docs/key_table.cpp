@@ -101,8 +101,7 @@ std::string allowed_values(const ui::ConfigField& field) {
   std::string rule;
   for (const protocol::RunConfig& context : probe_contexts()) {
     // A rule that only says where the key applies gives way to the key's own, where it applies.
-    if (!rule.empty() && rule.rfind("is used ", 0) != 0 &&
-        rule.rfind("needs model.kind", 0) != 0 &&
+    if (!rule.empty() && rule.rfind("is used ", 0) != 0 && rule.rfind("needs model.kind", 0) != 0 &&
         rule.find("the clamped SwiGLU needs") == std::string::npos)
       break;
     const std::string in_play = validator_rule(field, context);

@@ -4,10 +4,36 @@
 #include <map>
 #include <set>
 
+#include "hf/family_config.h"
 #include "hf/hf_error.h"
 #include "protocol/decoder_layout.h"
 
 namespace moe::hf {
+
+namespace detail {
+
+int64_t experts_key(Reader& r) {
+  if (r.has("num_experts")) return r.integer("num_experts");
+  return r.integer("num_local_experts");
+}
+
+[[noreturn]] void cannot_export(const protocol::RunConfig& c, const std::string& key,
+                                const std::string& why) {
+  throw HfError("export-hf: " + key + ": " + why + " (model.family \"" +
+                hf_model_type(c.model.family) + "\")");
+}
+
+}  // namespace detail
+
+using detail::cannot_export;
+using detail::check_deepseek_export;
+using detail::check_gpt_oss_export;
+using detail::experts_key;
+using detail::read_deepseek;
+using detail::read_gpt_oss;
+using detail::Reader;
+using detail::write_deepseek;
+using detail::write_gpt_oss;
 
 using protocol::ModelFamily;
 using protocol::RunConfig;
@@ -58,55 +84,6 @@ const std::set<std::string>& neutral_keys() {
                                              "use_sliding_window"};
   return keys;
 }
-
-struct Reader {
-  const nlohmann::json& json;
-  const std::string& where;
-  std::set<std::string> used;
-  std::vector<std::string> notes;
-
-  [[noreturn]] void refuse(const std::string& key, const std::string& why) const {
-    throw HfError(where + ": \"" + key + "\": " + why);
-  }
-  bool has(const std::string& key) const { return json.contains(key) && !json[key].is_null(); }
-  const nlohmann::json& get(const std::string& key) {
-    used.insert(key);
-    if (!json.contains(key)) refuse(key, "missing");
-    return json[key];
-  }
-  int64_t integer(const std::string& key) {
-    const auto& v = get(key);
-    if (!v.is_number_integer()) refuse(key, "must be an integer, got " + v.dump());
-    return v.get<int64_t>();
-  }
-  int64_t integer_or(const std::string& key, int64_t fallback) {
-    used.insert(key);
-    return has(key) ? integer(key) : fallback;
-  }
-  double number(const std::string& key) {
-    const auto& v = get(key);
-    if (!v.is_number()) refuse(key, "must be a number, got " + v.dump());
-    return v.get<double>();
-  }
-  bool boolean_or(const std::string& key, bool fallback) {
-    used.insert(key);
-    if (!has(key)) return fallback;
-    const auto& v = json[key];
-    if (!v.is_boolean()) refuse(key, "must be true or false, got " + v.dump());
-    return v.get<bool>();
-  }
-  // A key whose only value the engine computes: absent, null or one of `allowed`.
-  void require(const std::string& key, const std::vector<nlohmann::json>& allowed,
-               const std::string& why) {
-    used.insert(key);
-    if (!has(key)) return;
-    for (const auto& a : allowed) {
-      if (json[key] == a) return;
-    }
-    refuse(key, json[key].dump() + " is not supported: " + why);
-  }
-  void note(const std::string& text) { notes.push_back(text); }
-};
 
 ModelFamily family_of(const std::string& type, Reader& r) {
   if (type == "mixtral") return ModelFamily::Mixtral;
@@ -257,11 +234,6 @@ void read_norm_topk(Reader& r, RunConfig& c, bool fallback) {
   c.moe.normalize_gate = norm;
 }
 
-int64_t experts_key(Reader& r) {
-  if (r.has("num_experts")) return r.integer("num_experts");
-  return r.integer("num_local_experts");
-}
-
 // Qwen's layer rule: layer i is sparse when not in mlp_only_layers and (i + 1) % step == 0.
 void read_qwen_layers(Reader& r, RunConfig& c) {
   const int64_t step = r.integer_or("decoder_sparse_step", 1);
@@ -281,108 +253,6 @@ void read_qwen_layers(Reader& r, RunConfig& c) {
   }
   c.model.dense_layers = protocol::format_layer_list(dense);
   c.model.dense_hidden = r.integer("intermediate_size");
-}
-
-// DeepSeek's multi-head latent attention: every head expands the one latent.
-void read_mla(Reader& r, RunConfig& c) {
-  auto& m = c.model;
-  m.attention = protocol::AttentionKind::Mla;
-  m.q_lora_rank = r.integer_or("q_lora_rank", 0);
-  m.kv_lora_rank = r.integer("kv_lora_rank");
-  m.qk_rope_dim = r.integer("qk_rope_head_dim");
-  m.qk_nope_dim = r.integer("qk_nope_head_dim");
-  m.v_head_dim = r.integer("v_head_dim");
-  if (m.kv_heads != 0) {
-    r.refuse("num_key_value_heads", "must equal num_attention_heads (" + std::to_string(m.heads) +
-                                        ") for multi-head latent attention, got " +
-                                        std::to_string(m.kv_heads));
-  }
-  // Derived by the reference from the widths above.
-  m.head_dim = 0;
-  r.used.insert("qk_head_dim");
-  r.require("attention_bias", {false}, "attention biases are not implemented for MLA");
-  r.require("pretraining_tp", {1}, "tensor-parallel pretraining slices are not implemented");
-  r.require("mlp_bias", {false}, "MLP biases are not implemented");
-}
-
-// DeepSeek's MoE: dense first layers, shared experts, group-limited routing.
-void read_deepseek(Reader& r, RunConfig& c) {
-  auto& m = c.model;
-  auto& moe = c.moe;
-  const bool v3 = m.family == ModelFamily::DeepseekV3;
-  read_mla(r, c);
-  moe.experts = r.integer("n_routed_experts");
-  moe.hidden = r.integer("moe_intermediate_size");
-  moe.shared_hidden = moe.hidden * r.integer_or("n_shared_experts", 0);
-  moe.shared_gate = false;
-  m.dense_hidden = r.integer("intermediate_size");
-  const int64_t first_dense = r.integer_or("first_k_dense_replace", 0);
-  if (first_dense < 0 || first_dense > m.layers)
-    r.refuse("first_k_dense_replace", "must be between 0 and num_hidden_layers");
-  std::vector<int64_t> dense;
-  for (int64_t i = 0; i < first_dense; ++i) dense.push_back(i);
-  m.dense_layers = protocol::format_layer_list(dense);
-  r.require("moe_layer_freq", {1}, "only every layer after first_k_dense_replace is MoE");
-  moe.router = protocol::RouterKind::GroupLimitedTopK;
-  moe.routed_scaling = r.has("routed_scaling_factor") ? r.number("routed_scaling_factor") : 1.0;
-  r.used.insert("routed_scaling_factor");
-  moe.expert_groups = r.integer_or("n_group", 1);
-  moe.topk_groups = r.integer_or("topk_group", 1);
-  // The reference computes no auxiliary loss; DeepSeek's own configs name their sequence-wise one.
-  moe.aux_loss = protocol::AuxLoss::None;
-  if (r.boolean_or("seq_aux", false)) moe.aux_loss = protocol::AuxLoss::SeqBalance;
-  if (r.has("aux_loss_alpha")) c.train.aux_loss_weight = r.number("aux_loss_alpha");
-  r.used.insert("aux_loss_alpha");
-  if (v3) {
-    m.rope_interleave = r.boolean_or("rope_interleave", true);
-    moe.score_function = protocol::ScoreFunction::Sigmoid;
-    moe.group_score = protocol::GroupScore::TopTwoSum;
-    moe.normalize_gate = r.boolean_or("norm_topk_prob", true);
-    // e_score_correction_bias: the selection bias, updated as DeepSeek-V3 trains it.
-    moe.bias_balancing.enabled = true;
-    r.require("topk_method", {"noaux_tc"}, "DeepSeek-V3 routes with noaux_tc");
-    r.require("scoring_func", {"sigmoid"}, "DeepSeek-V3 scores with a sigmoid");
-    r.used.insert("num_nextn_predict_layers");  // multi-token prediction: its layers are refused
-    r.used.insert("num_mtp_layers");
-  } else {
-    m.rope_interleave = true;  // the reference turns adjacent pairs (complex multiplication)
-    moe.score_function = protocol::ScoreFunction::Softmax;
-    moe.group_score = protocol::GroupScore::Max;
-    if (r.boolean_or("norm_topk_prob", false))
-      r.refuse("norm_topk_prob",
-               "true is not what transformers' DeepSeek-V2 computes (it never "
-               "renormalises)");
-    moe.normalize_gate = false;
-    r.used.insert("topk_method");
-    const auto& method = r.has("topk_method") ? r.json["topk_method"] : nlohmann::json("greedy");
-    if (method == "greedy") {
-      moe.expert_groups = moe.topk_groups = 1;
-    } else if (method != "group_limited_greedy") {
-      r.refuse("topk_method", method.dump() + " is not supported (greedy, group_limited_greedy)");
-    }
-    r.require("scoring_func", {"softmax"}, "DeepSeek-V2 scores with a softmax");
-  }
-  r.require("ep_size", {1}, "the checkpoint's expert-parallel size is the run's parallel.nproc");
-}
-
-// GPT-OSS: biases everywhere, sinks, a biased router taking the softmax of its k best logits,
-// clamped SwiGLU experts.
-void read_gpt_oss(Reader& r, RunConfig& c) {
-  auto& m = c.model;
-  auto& moe = c.moe;
-  moe.experts = experts_key(r);
-  moe.hidden = r.integer("intermediate_size");
-  moe.router = protocol::RouterKind::TopKSoftmax;
-  moe.gate_bias = true;
-  moe.fc1_bias = moe.fc2_bias = true;
-  moe.swiglu_limit = r.has("swiglu_limit") ? r.number("swiglu_limit") : 7.0;
-  moe.swiglu_alpha = r.has("swiglu_alpha") ? r.number("swiglu_alpha") : 1.702;
-  r.used.insert("swiglu_limit");
-  r.used.insert("swiglu_alpha");
-  if (moe.activation != protocol::Activation::Silu)
-    r.refuse("hidden_act", "GPT-OSS's experts are the clamped SwiGLU (\"silu\")");
-  m.qkv_bias = m.o_bias = r.boolean_or("attention_bias", true);
-  m.attention_sinks = true;
 }
 
 void read_family(Reader& r, RunConfig& c) {
@@ -463,12 +333,6 @@ HfConfigImport config_from_hf(const nlohmann::json& json, const std::string& whe
 
 namespace {
 
-[[noreturn]] void cannot_export(const RunConfig& c, const std::string& key,
-                                const std::string& why) {
-  throw HfError("export-hf: " + key + ": " + why + " (model.family \"" +
-                hf_model_type(c.model.family) + "\")");
-}
-
 const char* activation_name(protocol::Activation act) {
   switch (act) {
     case protocol::Activation::Relu:
@@ -491,60 +355,6 @@ bool norm_topk_of(const RunConfig& c) {
                 "moe.router \"top_k_softmax\" or normalize_gate false");
 }
 
-// What DeepSeek's config.json can say: dense layers first, shared experts a multiple of the
-// expert width, the family's group score and score function.
-void check_deepseek_export(const RunConfig& c, const std::vector<int64_t>& dense) {
-  const auto& moe = c.moe;
-  const bool v3 = c.model.family == ModelFamily::DeepseekV3;
-  for (size_t i = 0; i < dense.size(); ++i) {
-    if (dense[i] != static_cast<int64_t>(i))
-      cannot_export(c, "model.dense_layers", "DeepSeek's dense layers are the first ones");
-  }
-  if (moe.shared_gate) cannot_export(c, "moe.shared_gate", "DeepSeek's shared experts are ungated");
-  if (moe.shared_hidden % moe.hidden != 0)
-    cannot_export(c, "moe.shared_hidden", "must be a multiple of moe.hidden (n_shared_experts)");
-  const auto score = v3 ? protocol::ScoreFunction::Sigmoid : protocol::ScoreFunction::Softmax;
-  if (moe.score_function != score)
-    cannot_export(c, "moe.score_function", "differs from the family's");
-  const auto group = v3 ? protocol::GroupScore::TopTwoSum : protocol::GroupScore::Max;
-  if (moe.group_score != group && moe.expert_groups > 1)
-    cannot_export(c, "moe.group_score", "differs from the family's");
-  if (!v3 && moe.normalize_gate)
-    cannot_export(c, "moe.normalize_gate", "transformers' DeepSeek-V2 never renormalises");
-  if (!v3 && moe.bias_balancing.enabled)
-    cannot_export(c, "moe.bias_balancing", "DeepSeek-V2 has no selection bias");
-}
-
-void write_deepseek(const RunConfig& c, const std::vector<int64_t>& dense,
-                    nlohmann::ordered_json& j) {
-  const auto& m = c.model;
-  const auto& moe = c.moe;
-  j["n_routed_experts"] = moe.experts;
-  j["n_shared_experts"] = moe.shared_hidden / moe.hidden;
-  j["moe_intermediate_size"] = moe.hidden;
-  j["intermediate_size"] = protocol::dense_mlp_hidden(c);
-  j["first_k_dense_replace"] = static_cast<int64_t>(dense.size());
-  j["q_lora_rank"] = m.q_lora_rank > 0 ? nlohmann::ordered_json(m.q_lora_rank) : nullptr;
-  j["kv_lora_rank"] = m.kv_lora_rank;
-  j["qk_rope_head_dim"] = m.qk_rope_dim;
-  j["qk_nope_head_dim"] = m.qk_nope_dim;
-  j["v_head_dim"] = m.v_head_dim;
-  j["n_group"] = moe.expert_groups;
-  j["topk_group"] = moe.topk_groups;
-  j["routed_scaling_factor"] = moe.routed_scaling;
-  j["norm_topk_prob"] = moe.normalize_gate;
-  j["attention_bias"] = false;
-  if (c.model.family == ModelFamily::DeepseekV3) {
-    j["rope_interleave"] = m.rope_interleave;
-  } else {
-    j["topk_method"] = moe.expert_groups > 1 ? "group_limited_greedy" : "greedy";
-  }
-  if (moe.aux_loss == protocol::AuxLoss::SeqBalance) {
-    j["seq_aux"] = true;
-    j["aux_loss_alpha"] = c.train.aux_loss_weight;
-  }
-}
-
 nlohmann::ordered_json rope_parameters(const protocol::ModelConfig& m) {
   nlohmann::ordered_json p = {{"rope_theta", m.rope_theta}, {"rope_type", "default"}};
   if (m.rope_scaling != protocol::RopeScaling::Yarn) return p;
@@ -557,38 +367,6 @@ nlohmann::ordered_json rope_parameters(const protocol::ModelConfig& m) {
   if (m.rope_mscale > 0) p["mscale"] = m.rope_mscale;
   if (m.rope_mscale_all_dim > 0) p["mscale_all_dim"] = m.rope_mscale_all_dim;
   return p;
-}
-
-// What GPT-OSS's config.json can say: biases on q, k, v and o together, sinks, a biased router
-// taking the softmax of its k best logits, clamped SwiGLU experts with biases.
-void check_gpt_oss_export(const RunConfig& c) {
-  const auto& m = c.model;
-  const auto& moe = c.moe;
-  if (m.qkv_bias != m.o_bias)
-    cannot_export(c, "model.o_bias", "GPT-OSS's attention_bias covers q, k, v and o together");
-  if (!m.attention_sinks) cannot_export(c, "model.attention_sinks", "GPT-OSS always has sinks");
-  if (!moe.gate_bias) cannot_export(c, "moe.gate_bias", "GPT-OSS's router has a bias");
-  if (!moe.fc1_bias || !moe.fc2_bias)
-    cannot_export(c, "moe.fc1_bias", "GPT-OSS's experts have biases");
-  if (moe.swiglu_limit <= 0) cannot_export(c, "moe.swiglu_limit", "GPT-OSS clamps its SwiGLU");
-  if (moe.router != protocol::RouterKind::TopKSoftmax)
-    cannot_export(c, "moe.router", "GPT-OSS takes the softmax of the k best logits");
-  if (moe.shared_hidden > 0 || !m.dense_layers.empty())
-    cannot_export(c, "moe.shared_hidden", "GPT-OSS has routed experts only");
-}
-
-void write_gpt_oss(const RunConfig& c, nlohmann::ordered_json& j) {
-  const auto& m = c.model;
-  j["num_local_experts"] = c.moe.experts;
-  j["intermediate_size"] = c.moe.hidden;
-  j["attention_bias"] = m.qkv_bias;
-  j["swiglu_limit"] = c.moe.swiglu_limit;
-  j["swiglu_alpha"] = c.moe.swiglu_alpha;
-  const auto sliding = protocol::sliding_layer_mask(m);
-  nlohmann::ordered_json types = nlohmann::ordered_json::array();
-  for (bool slides : sliding) types.push_back(slides ? "sliding_attention" : "full_attention");
-  j["layer_types"] = types;
-  j["sliding_window"] = m.sliding_window > 0 ? nlohmann::ordered_json(m.sliding_window) : nullptr;
 }
 
 }  // namespace
