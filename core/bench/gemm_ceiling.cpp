@@ -12,12 +12,16 @@ ExpertGemms::ExpertGemms(const ExpertShape& s) {
   w2_ = at::randn({s.experts, s.hidden, s.model_dim}, opt);
   h_ = at::randn({s.experts, s.capacity, s.hidden}, opt);
   grad_y_ = at::randn({s.experts, s.capacity, s.model_dim}, opt);
+  if (s.gated) w3t_ = at::randn({s.experts, s.model_dim, s.hidden}, opt);
 }
 
 void ExpertGemms::forward() const {
   torch::NoGradGuard no_grad;
   auto h = at::bmm(d_, w1t_);  // [E, C, H]
-  auto y = at::bmm(h, w2_);    // [E, C, M]
+  if (w3t_.defined()) {
+    auto h3 = at::bmm(d_, w3t_);  // [E, C, H]
+  }
+  auto y = at::bmm(h, w2_);  // [E, C, M]
 }
 
 void ExpertGemms::backward() const {
@@ -26,6 +30,10 @@ void ExpertGemms::backward() const {
   auto grad_w2 = at::bmm(h_.transpose(1, 2), grad_y_);  // [E, H, M]
   auto grad_d = at::bmm(grad_h, w1t_.transpose(1, 2));  // [E, C, M]
   auto grad_w1 = at::bmm(d_.transpose(1, 2), grad_h);   // [E, M, H]
+  if (!w3t_.defined()) return;
+  // The up projection's gradient has the gate's shapes: grad_h stands in for it.
+  auto grad_d3 = at::bmm(grad_h, w3t_.transpose(1, 2));  // [E, C, M]
+  auto grad_w3 = at::bmm(d_.transpose(1, 2), grad_h);    // [E, M, H]
 }
 
 // LibTorch's bmm calls the BLAS once per expert, outside its intra-op pool (measured: intra-op

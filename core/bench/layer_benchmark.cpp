@@ -5,6 +5,7 @@
 
 #include "bench/naive_moe.h"
 #include "layer/moe_layer.h"
+#include "layer/token_dispatcher.h"
 #include "model/model.h"
 #include "moe_kernels/backend.h"
 #include "protocol/expert_flops.h"
@@ -68,6 +69,13 @@ struct TrainStep {
 constexpr const char* kRoutingPhases[] = {"gate", "dispatch", "combine", "dispatch_backward",
                                           "combine_backward"};
 
+// The layer takes its ragged path (layer/token_dispatcher.h, LocalDispatcher) on the CPU when
+// nothing was dropped and the routed rows leave padding in the buffer.
+bool ragged_path(const layer::LayerLoad& load, const at::Device& device, int64_t buffer_rows) {
+  return device.is_cpu() && at::equal(load.kept, load.demand) &&
+         load.kept.sum().item<int64_t>() < buffer_rows;
+}
+
 double phase_or_zero(const std::map<std::string, double>& phases, const std::string& name) {
   auto it = phases.find(name);
   return it == phases.end() ? 0.0 : it->second;
@@ -91,9 +99,15 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   auto x = at::randn({r.tokens, M}, at::TensorOptions().dtype(dtype).device(device))
                .set_requires_grad(true);
   auto grad_out = at::randn_like(x);
-  r.capacity = layer->forward(x).stats.capacity;
+  const auto first = layer->forward(x).stats;
+  r.capacity = first.capacity;
+  r.buffer_rows = config.moe.experts * r.capacity;
+  r.routed_rows = first.kept.sum().item<int64_t>();
+  const bool ragged = ragged_path(first, device, r.buffer_rows);
 
-  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype, device});
+  const bool gated = config.moe.expert_ffn == protocol::ExpertFfn::Glu;
+  const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype, device, gated});
+  r.ceiling_gemms = gemms.count();
   // train.threads > 0 fixes the threads (the kernels' pool, and the GEMMs' BLAS or intra-op
   // pool); 0 keeps the search. --blas-threads fixes the GEMMs' threads in either case: the BLAS's
   // own where it has them (OpenBLAS), else LibTorch's intra-op pool (MKL in PyPI's torch follows
@@ -123,6 +137,17 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   std::vector<std::function<void()>> fns{
       synchronized([&] { gemms.train_step(); }, device),
       synchronized(TrainStep{*layer, x, grad_out, phases}, device)};
+  std::vector<std::map<std::string, double>> padded_phases;
+  const size_t padded_fn = fns.size();
+  if (ragged) {
+    fns.push_back(synchronized(
+        [&] {
+          layer::PaddedExpertsScope padded;
+          TrainStep{*layer, x, grad_out, padded_phases}();
+        },
+        device));
+  }
+  const size_t naive_fn = fns.size();
   if (options.naive) {
     fns.push_back(synchronized(
         [&] {
@@ -133,14 +158,18 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
         device));
   }
   // The naive baseline takes seconds a run: one warm-up run is enough for it.
-  const Rounds rounds(
-      options.timing, fns,
-      {options.timing.warmup, options.timing.warmup, std::min(options.timing.warmup, 1)});
+  std::vector<int> warmups(fns.size(), options.timing.warmup);
+  if (options.naive) warmups[naive_fn] = std::min(options.timing.warmup, 1);
+  const Rounds rounds(options.timing, fns, warmups);
   r.rounds = static_cast<int>(rounds.count());
   phases.erase(phases.begin(), phases.end() - r.rounds);  // drop the warm-up steps
   r.ceiling_train_ms = rounds.median_ms(0);
   r.train_ms = rounds.median_ms(1);
   r.efficiency = rounds.median_ratio(0, 1);
+  if (ragged) {
+    r.padded_train_ms = rounds.median_ms(padded_fn);
+    r.ragged_speedup = rounds.median_ratio(padded_fn, 1);
+  }
 
   std::vector<double> shares;
   std::map<std::string, std::vector<double>> by_phase;
@@ -156,15 +185,16 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
     r.phases_ms[name] = median_of(values);
   }
 
-  const double flops = protocol::expert_train_flops(r.tokens, r.top_k, M, H);
+  // Tutel's figure counts two GEMMs a token forward; gated experts run three.
+  const double flops = protocol::expert_train_flops(r.tokens, r.top_k, M, H) * r.ceiling_gemms / 6;
   r.forward_tokens_per_s = r.tokens / (r.forward_ms / 1e3);
   r.train_tokens_per_s = r.tokens / (r.train_ms / 1e3);
   r.train_tflops = flops / (r.train_ms / 1e3) / 1e12;
 
   if (options.naive) {
-    r.naive_train_ms = rounds.median_ms(2);
+    r.naive_train_ms = rounds.median_ms(naive_fn);
     r.naive_train_tokens_per_s = r.tokens / (r.naive_train_ms / 1e3);
-    r.naive_speedup = rounds.median_ratio(2, 1);
+    r.naive_speedup = rounds.median_ratio(naive_fn, 1);
     torch::NoGradGuard no_grad;
     layer->eval();  // no gate noise in either
     const auto naive = naive_moe_forward(*layer, x);

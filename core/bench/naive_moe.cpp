@@ -104,18 +104,41 @@ at::Tensor activation(const at::Tensor& h, protocol::Activation act) {
   throw std::invalid_argument("naive baseline: unknown activation");
 }
 
-// Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e] as einsums; autograd does the backward.
-at::Tensor experts(layer::MoeLayerImpl& layer, const at::Tensor& d) {
-  auto h = at::einsum("ecm,ehm->ech", {d, param(layer, "experts.batched_fc1_w")});
-  if (auto b1 = param(layer, "experts.batched_fc1_bias", false); b1.defined()) {
-    h = h + b1.unsqueeze(1);
-  }
-  h = activation(h, layer.config().activation);
-  auto y = at::einsum("ech,ehm->ecm", {h, param(layer, "experts.batched_fc2_w")});
-  if (auto b2 = param(layer, "experts.batched_fc2_bias", false); b2.defined()) {
-    y = y + b2.unsqueeze(1);
-  }
+// D[e] W[e]^T + b[e] for the experts' weight `w` and optional bias `b`, as an einsum.
+at::Tensor project(layer::MoeLayerImpl& layer, const at::Tensor& d, const char* w, const char* b) {
+  auto h = at::einsum("ecm,ehm->ech", {d, param(layer, w)});
+  if (auto bias = param(layer, b, false); bias.defined()) h = h + bias.unsqueeze(1);
+  return h;
+}
+
+// Y[e] = H[e] W[e] + b[e].
+at::Tensor project_back(layer::MoeLayerImpl& layer, const at::Tensor& h, const char* w,
+                        const char* b) {
+  auto y = at::einsum("ech,ehm->ecm", {h, param(layer, w)});
+  if (auto bias = param(layer, b, false); bias.defined()) y = y + bias.unsqueeze(1);
   return y;
+}
+
+// FFN: Y[e] = act(D[e] W1[e]^T + b1[e]) W2[e] + b2[e]; GLU: Y[e] = (act(D[e] G[e]^T + bg[e]) *
+// (D[e] U[e]^T + bu[e])) W[e] + bw[e], or GPT-OSS's clamped form. Einsums and element-wise
+// ops; autograd does the backward.
+at::Tensor experts(layer::MoeLayerImpl& layer, const at::Tensor& d) {
+  const auto& cfg = layer.config();
+  if (cfg.expert_ffn == protocol::ExpertFfn::Mlp) {
+    auto h = activation(project(layer, d, "experts.batched_fc1_w", "experts.batched_fc1_bias"),
+                        cfg.activation);
+    return project_back(layer, h, "experts.batched_fc2_w", "experts.batched_fc2_bias");
+  }
+  auto g = project(layer, d, "experts.batched_gate_w", "experts.batched_gate_bias");
+  auto u = project(layer, d, "experts.batched_up_w", "experts.batched_up_bias");
+  at::Tensor a;
+  if (cfg.swiglu_limit > 0) {
+    g = g.clamp_max(cfg.swiglu_limit);
+    a = g * at::sigmoid(g * cfg.swiglu_alpha) * (u.clamp(-cfg.swiglu_limit, cfg.swiglu_limit) + 1);
+  } else {
+    a = activation(g, cfg.activation) * u;
+  }
+  return project_back(layer, a, "experts.batched_down_w", "experts.batched_down_bias");
 }
 
 }  // namespace

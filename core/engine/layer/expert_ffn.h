@@ -18,16 +18,18 @@ struct ExpertWeights {
   at::Tensor fc2_b;  // [E, M] or undefined
 };
 
-// dispatched [E, C, M] -> [E, C, M]
-at::Tensor expert_ffn(const at::Tensor& dispatched, const ExpertWeights& w, Activation act);
+// dispatched [E, C, M] -> [E, C, M], over the rows in use (expert_rows.h; undefined: all).
+at::Tensor expert_ffn(const at::Tensor& dispatched, const ExpertWeights& w, Activation act,
+                      const at::Tensor& rows = {});
 
 // The two halves without autograd, for operations that schedule them themselves (the overlapped
 // all-to-all runs them chunk by chunk).
 struct ExpertFfnSaved {
   at::Tensor d, z, a;  // input, pre-activation, activation
+  at::Tensor rows;     // the rows in use (expert_rows.h), undefined: all
 };
 at::Tensor expert_ffn_forward(const at::Tensor& d, const ExpertWeights& w, Activation act,
-                              ExpertFfnSaved& saved);
+                              ExpertFfnSaved& saved, const at::Tensor& rows = {});
 // Gradients of d (when want_input), of the two weight matrices (when want_weights) and of the
 // biases that are there.
 struct ExpertFfnGrads {

@@ -1,31 +1,6 @@
 #include "layer/expert_rows.h"
 
-#include "layer/kernel_backend.h"
-
 namespace moe::layer {
-
-namespace {
-
-constexpr int64_t kRowsPerChunk = 32;
-
-// Calls fn(e, r0, r1) for runs of rows [r0, r1) of expert e covering the whole [E, C, X] tensor t,
-// in parallel on the CPU backend's pool (on a device backend, one run per expert: the work there
-// is kernels). Grad mode is per thread and pool threads start with it on: turn it off there.
-template <typename Fn>
-void for_each_row_run(const at::Tensor& t, Fn&& fn) {
-  const int64_t experts = t.size(0), capacity = t.size(1);
-  if (capacity == 0) return;
-  kernel_backend(t).parallel_for(experts * capacity, kRowsPerChunk,
-                                 [&](int64_t begin, int64_t end) {
-                                   torch::NoGradGuard no_grad;
-                                   for (int64_t r = begin; r < end;) {
-                                     const int64_t e = r / capacity;
-                                     const int64_t stop = std::min(end, (e + 1) * capacity);
-                                     fn(e, r - e * capacity, stop - e * capacity);
-                                     r = stop;
-                                   }
-                                 });
-}
 
 void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
   switch (act) {
@@ -41,11 +16,24 @@ void activation_out(at::Tensor& out, const at::Tensor& z, Activation act) {
   }
 }
 
-}  // namespace
+void activation_backward_in_place(at::Tensor& grad, const at::Tensor& z, Activation act) {
+  switch (act) {
+    case Activation::Gelu:
+      at::gelu_backward_out(grad, grad, z);
+      break;
+    case Activation::Relu:
+      grad.masked_fill_(z <= 0, 0);
+      break;
+    case Activation::Silu:
+      at::silu_backward_out(grad, grad, z);
+      break;
+  }
+}
 
-void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out, Activation act) {
+void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out, Activation act,
+                          const at::Tensor& rows) {
   const bool has_bias = bias.numel() > 0;
-  for_each_row_run(z, [&](int64_t e, int64_t r0, int64_t r1) {
+  for_each_row_run(z, rows, [&](int64_t e, int64_t r0, int64_t r1) {
     auto zc = z[e].slice(0, r0, r1);
     if (has_bias) zc.add_(bias[e]);
     auto oc = out[e].slice(0, r0, r1);
@@ -53,32 +41,22 @@ void bias_activation_rows(at::Tensor& z, const at::Tensor& bias, at::Tensor& out
   });
 }
 
-void add_bias_rows(at::Tensor& y, const at::Tensor& bias) {
+void add_bias_rows(at::Tensor& y, const at::Tensor& bias, const at::Tensor& rows) {
   if (bias.numel() == 0) return;
-  for_each_row_run(y,
+  for_each_row_run(y, rows,
                    [&](int64_t e, int64_t r0, int64_t r1) { y[e].slice(0, r0, r1).add_(bias[e]); });
 }
 
-void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation act) {
-  for_each_row_run(z, [&](int64_t e, int64_t r0, int64_t r1) {
+void activation_backward_rows(at::Tensor& grad, const at::Tensor& z, Activation act,
+                              const at::Tensor& rows) {
+  for_each_row_run(z, rows, [&](int64_t e, int64_t r0, int64_t r1) {
     auto g = grad[e].slice(0, r0, r1);
-    const auto zc = z[e].slice(0, r0, r1);
-    switch (act) {
-      case Activation::Gelu:
-        at::gelu_backward_out(g, g, zc);
-        break;
-      case Activation::Relu:
-        g.masked_fill_(zc <= 0, 0);
-        break;
-      case Activation::Silu:
-        at::silu_backward_out(g, g, zc);
-        break;
-    }
+    activation_backward_in_place(g, z[e].slice(0, r0, r1), act);
   });
 }
 
-at::Tensor sum_rows(const at::Tensor& t) {
-  const int64_t E = t.size(0), X = t.size(2);
+at::Tensor sum_rows(const at::Tensor& t, const at::Tensor& rows) {
+  const int64_t E = t.size(0), C = t.size(1), X = t.size(2);
   auto out = at::empty({E, X}, t.options());
   // Split by expert and column block so that no two chunks share an output element.
   constexpr int64_t kCols = 256;
@@ -88,8 +66,65 @@ at::Tensor sum_rows(const at::Tensor& t) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t e = i / blocks, x0 = (i % blocks) * kCols, x1 = std::min(X, x0 + kCols);
       auto o = out[e].slice(0, x0, x1);
-      at::sum_out(o, t[e].slice(1, x0, x1), {0});
+      at::sum_out(o, t[e].slice(0, 0, rows_of(rows, e, C)).slice(1, x0, x1), {0});
     }
+  });
+  return out;
+}
+
+namespace {
+
+// out = a b, into out's memory. mm_out does not record autograd: when it must (a backward run with
+// create_graph, whose GEMMs take tensors that require grad), the product is copied in instead.
+void mm_into(at::Tensor out, const at::Tensor& a, const at::Tensor& b) {
+  if (at::GradMode::is_enabled() && (a.requires_grad() || b.requires_grad())) {
+    out.copy_(at::mm(a, b));
+    return;
+  }
+  at::mm_out(out, a, b);
+}
+
+// fn(e, used rows) for each expert.
+template <typename Fn>
+void for_each_expert(const at::Tensor& rows, int64_t experts, int64_t capacity, Fn&& fn) {
+  for (int64_t e = 0; e < experts; ++e) fn(e, rows_of(rows, e, capacity));
+}
+
+}  // namespace
+
+at::Tensor rows_times(const at::Tensor& x, const at::Tensor& w, const at::Tensor& rows) {
+  if (!rows.defined()) return at::bmm(x, w);
+  const int64_t C = x.size(1);
+  auto out = at::empty({x.size(0), C, w.size(2)}, x.options());
+  for_each_expert(rows, x.size(0), C, [&](int64_t e, int64_t n) {
+    auto o = out[e];
+    if (n > 0) mm_into(o.narrow(0, 0, n), x[e].narrow(0, 0, n), w[e]);
+    if (n < C) o.narrow(0, n, C - n).zero_();
+  });
+  return out;
+}
+
+void add_rows_times(at::Tensor& out, const at::Tensor& x, const at::Tensor& w,
+                    const at::Tensor& rows) {
+  if (!rows.defined()) {
+    out.baddbmm_(x, w);
+    return;
+  }
+  for_each_expert(rows, x.size(0), x.size(1), [&](int64_t e, int64_t n) {
+    if (n > 0) out[e].narrow(0, 0, n).addmm_(x[e].narrow(0, 0, n), w[e]);
+  });
+}
+
+at::Tensor rows_t_times(const at::Tensor& x, const at::Tensor& g, const at::Tensor& rows) {
+  if (!rows.defined()) return at::bmm(x.transpose(1, 2), g);
+  auto out = at::empty({x.size(0), x.size(2), g.size(2)}, x.options());
+  for_each_expert(rows, x.size(0), x.size(1), [&](int64_t e, int64_t n) {
+    auto o = out[e];
+    if (n == 0) {
+      o.zero_();
+      return;
+    }
+    mm_into(o, x[e].narrow(0, 0, n).t(), g[e].narrow(0, 0, n));
   });
   return out;
 }

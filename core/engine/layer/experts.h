@@ -36,9 +36,17 @@ class ExpertsImpl : public torch::nn::Module {
 
   // dispatched [E, C, M] -> [E, C, M] with this module's weights (E: the experts it holds).
   at::Tensor forward(const at::Tensor& dispatched) { return forward_with(dispatched, weights()); }
-  // The same with other weights of the layout of weights(), with autograd.
-  virtual at::Tensor forward_with(const at::Tensor& dispatched,
-                                  const std::vector<at::Tensor>& w) const = 0;
+  // The same over the rows in use only (expert_rows.h): rows [E] int64 on the host, expert e's
+  // tokens in its first rows[e] slots. No GEMM runs on the other slots; their output is zero.
+  at::Tensor forward_rows(const at::Tensor& dispatched, const at::Tensor& rows) {
+    return forward_with(dispatched, weights(), rows);
+  }
+  // The same with other weights of the layout of weights(), with autograd (rows undefined: all).
+  at::Tensor forward_with(const at::Tensor& dispatched, const std::vector<at::Tensor>& w) const {
+    return forward_with(dispatched, w, at::Tensor());
+  }
+  virtual at::Tensor forward_with(const at::Tensor& dispatched, const std::vector<at::Tensor>& w,
+                                  const at::Tensor& rows) const = 0;
   // Forward and backward without autograd, for dispatchers that schedule the pieces themselves.
   virtual at::Tensor forward_saving(const at::Tensor& dispatched, const std::vector<at::Tensor>& w,
                                     ExpertsSaved& saved) const = 0;

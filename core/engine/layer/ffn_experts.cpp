@@ -32,9 +32,9 @@ FfnExpertsImpl::FfnExpertsImpl(int64_t experts, int64_t model_dim, int64_t hidde
   add_weight(3, "batched_fc2_bias", fc2_b, WeightRole::output_bias);
 }
 
-at::Tensor FfnExpertsImpl::forward_with(const at::Tensor& d,
-                                        const std::vector<at::Tensor>& w) const {
-  return expert_ffn(d, ffn_weights(w), act_);
+at::Tensor FfnExpertsImpl::forward_with(const at::Tensor& d, const std::vector<at::Tensor>& w,
+                                        const at::Tensor& rows) const {
+  return expert_ffn(d, ffn_weights(w), act_, rows);
 }
 
 at::Tensor FfnExpertsImpl::forward_saving(const at::Tensor& d, const std::vector<at::Tensor>& w,

@@ -23,8 +23,9 @@ class GluExpertsImpl final : public ExpertsImpl {
                  bool gate_up_bias, bool down_bias);
   Activation activation() const { return combine_.act; }
 
-  at::Tensor forward_with(const at::Tensor& dispatched,
-                          const std::vector<at::Tensor>& w) const override;
+  using ExpertsImpl::forward_with;
+  at::Tensor forward_with(const at::Tensor& dispatched, const std::vector<at::Tensor>& w,
+                          const at::Tensor& rows) const override;
   at::Tensor forward_saving(const at::Tensor& dispatched, const std::vector<at::Tensor>& w,
                             ExpertsSaved& saved) const override;
   std::vector<at::Tensor> backward(const at::Tensor& grad_y, const ExpertsSaved& saved,

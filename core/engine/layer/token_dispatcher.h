@@ -21,7 +21,10 @@ class TokenDispatcher {
 };
 
 // The experts on the rank's own buffer, as held: one process, or every rank holding every expert
-// (parallel.expert_parallel false). own_buffer_dispatch.cpp
+// (parallel.expert_parallel false). On one process on the CPU with nothing dropped (dropless
+// routing), the experts run over each expert's routed rows only, not over the padding to the
+// largest demand (ExpertsImpl::forward_rows), unless a PaddedExpertsScope is alive on the
+// thread. own_buffer_dispatch.cpp
 class LocalDispatcher final : public TokenDispatcher {
  public:
   at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
@@ -58,6 +61,20 @@ class ShardedDispatcher final : public TokenDispatcher {
  public:
   at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
                  const RoutingPlan&) const override;
+};
+
+// While alive, LocalDispatcher computes on the whole padded buffer on this thread: what the layer
+// benchmark and the tests set the ragged path against.
+class PaddedExpertsScope {
+ public:
+  PaddedExpertsScope();
+  ~PaddedExpertsScope();
+  PaddedExpertsScope(const PaddedExpertsScope&) = delete;
+  PaddedExpertsScope& operator=(const PaddedExpertsScope&) = delete;
+  static bool active();
+
+ private:
+  bool previous_;
 };
 
 const TokenDispatcher& token_dispatcher_for(const ExpertPlacementOnGroup& placement);

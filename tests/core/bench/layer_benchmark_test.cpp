@@ -54,6 +54,37 @@ TEST(LayerBenchmark, ReportsTheLayerItTimed) {
   EXPECT_GT(r.naive_speedup, 0);
 }
 
+// Gated experts: nine GEMMs in the ceiling, and the naive einsums compute the same SwiGLU.
+TEST(LayerBenchmark, GluExpertsHaveANineGemmCeilingAndTheNaiveOutput) {
+  protocol::RunConfig c = small_config();
+  c.moe.expert_ffn = protocol::ExpertFfn::Glu;
+  c.moe.activation = protocol::Activation::Silu;
+  const LayerBenchResult r = benchmark_layer(c, quick());
+  EXPECT_EQ(r.ceiling_gemms, 9);
+  EXPECT_EQ(benchmark_layer(small_config(), quick()).ceiling_gemms, 6);
+  ASSERT_GE(r.naive_max_abs_diff, 0);
+  EXPECT_LT(r.naive_max_abs_diff, 1e-4);
+}
+
+// Dropless routing pads the buffer to the largest demand: the bench counts the routed rows
+// against the buffer's and times the layer on the padded buffer beside its ragged path.
+TEST(LayerBenchmark, DroplessCountsRoutedRowsAndTimesThePaddedBuffer) {
+  protocol::RunConfig c = small_config();
+  c.moe.capacity_factor = 0;
+  const LayerBenchResult r = benchmark_layer(c, quick());
+  EXPECT_EQ(r.routed_rows, r.tokens * r.top_k);  // nothing dropped
+  EXPECT_EQ(r.buffer_rows, c.moe.experts * r.capacity);
+  ASSERT_LT(r.routed_rows, r.buffer_rows);  // 32 tokens over 4 experts: some expert gets more
+  EXPECT_GT(r.padded_train_ms, 0);
+  EXPECT_GT(r.ragged_speedup, 0);
+  ASSERT_GE(r.naive_max_abs_diff, 0);
+  EXPECT_LT(r.naive_max_abs_diff, 1e-4);
+  // With a capacity factor some choices drop: no ragged path, nothing padded timed.
+  const LayerBenchResult capped = benchmark_layer(small_config(), quick());
+  EXPECT_LT(capped.routed_rows, capped.tokens * capped.top_k);
+  EXPECT_EQ(capped.padded_train_ms, 0);
+}
+
 TEST(LayerBenchmark, WithoutTheNaiveBaselineItsFiguresStayEmpty) {
   LayerBenchOptions o = quick();
   o.naive = false;

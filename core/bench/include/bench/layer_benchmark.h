@@ -29,7 +29,8 @@ struct LayerBenchResult {
   double forward_ms = 0;   // layer forward alone, its own median
   double train_ms = 0;     // layer forward + backward, median over the rounds
   double forward_tokens_per_s = 0, train_tokens_per_s = 0, train_tflops = 0;
-  double ceiling_train_ms = 0;              // the six expert GEMMs, median over the rounds
+  double ceiling_train_ms = 0;              // the expert GEMMs, median over the rounds
+  int ceiling_gemms = 6;                    // 6 (FFN experts) or 9 (GLU experts)
   double efficiency = 0;                    // median over rounds of ceiling time / layer time
   std::map<std::string, double> phases_ms;  // per layer step, median over the rounds
   // Median over rounds of (gate + dispatch + combine, forward and backward) / layer time.
@@ -38,6 +39,13 @@ struct LayerBenchResult {
   double naive_speedup = 0;  // median over rounds of naive time / layer time
   int64_t naive_capacity = 0;
   double naive_max_abs_diff = -1;  // our output vs the naive one; -1 when not comparable
+  // Dropless on one CPU process: the routed rows (the sum of the experts' kept choices) against
+  // the rows of the padded buffer, E * C. When fewer and nothing was dropped the layer computes
+  // its experts over the routed rows alone (the ragged path, layer/token_dispatcher.h), and the
+  // same layer on the padded buffer is timed in each round too.
+  int64_t routed_rows = 0, buffer_rows = 0;
+  double padded_train_ms = 0;  // 0 when not timed
+  double ragged_speedup = 0;   // median over rounds of padded time / layer time
 };
 
 LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
