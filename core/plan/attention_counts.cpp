@@ -1,6 +1,7 @@
 #include "plan/attention_counts.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "protocol/decoder_layout.h"
 
@@ -50,7 +51,19 @@ double mla_matrix_parameters(const RunConfig& c) {
   return query + dim * w.compressed() + w.kv_rank * w.expanded_kv() + w.heads * w.v * dim;
 }
 
+// The share of the blocks that take explicit_attention_blocks' path.
+double explicit_share(const RunConfig& c) {
+  return c.model.layers > 0 ? explicit_attention_blocks(c) / double(c.model.layers) : 0.0;
+}
+
 }  // namespace
+
+double explicit_attention_blocks(const RunConfig& c) {
+  if (is_mla(c)) return 0;  // validation refuses sinks and windows with mla
+  if (c.model.attention_sinks) return double(c.model.layers);
+  const std::vector<bool> sliding = protocol::sliding_layer_mask(c.model);
+  return double(std::count(sliding.begin(), sliding.end(), true));
+}
 
 double attention_parameters(const RunConfig& c) {
   const double dim = double(c.model.dim);
@@ -61,6 +74,8 @@ double attention_parameters(const RunConfig& c) {
   const GqaWidths a = gqa_widths(c);
   double p = dim * a.q + 2 * dim * a.kv + a.q * dim;
   if (c.model.qkv_bias) p += a.q + 2 * a.kv;
+  if (c.model.o_bias) p += dim;
+  if (c.model.attention_sinks) p += double(c.model.heads);  // one sink logit per head
   if (c.model.qk_norm == protocol::QkNorm::Head) p += 2 * a.head_dim;
   if (c.model.qk_norm == protocol::QkNorm::Full) p += a.q + a.kv;
   return p;
@@ -70,7 +85,8 @@ double attention_parameter_tensors(const RunConfig& c) {
   if (is_mla(c)) {  // kv_a, its norm, kv_b, o; q_proj, or q_a, its norm and q_b
     return 4 + (c.model.q_lora_rank > 0 ? 3 : 1);
   }
-  double tensors = 4 + (c.model.qkv_bias ? 3 : 0);
+  double tensors =
+      4 + (c.model.qkv_bias ? 3 : 0) + double(c.model.o_bias) + double(c.model.attention_sinks);
   if (c.model.qk_norm != protocol::QkNorm::None) tensors += 2;
   return tensors;
 }
@@ -82,13 +98,14 @@ double attention_projection_flops_per_token(const RunConfig& c) {
 }
 
 double causal_score_flops_per_token(const RunConfig& c) {
-  // Full scores would be 2 T heads qk for QK^T and 2 T heads v for PV; causal SDPA computes half.
+  // Full scores would be 2 T heads qk for QK^T and 2 T heads v for PV; causal SDPA computes half,
+  // the explicit path (sinks, windows) the whole square: the mask hides scores, it skips none.
   const double t = double(c.model.seq_len);
   if (is_mla(c)) {
     const MlaWidths w = mla_widths(c);
     return t * w.heads * (w.qk + w.v);
   }
-  return 2 * t * gqa_widths(c).q;
+  return 2 * t * gqa_widths(c).q * (1 + explicit_share(c));
 }
 
 double attention_saved_elements_per_token(const RunConfig& c) {
@@ -106,7 +123,10 @@ double attention_saved_elements_per_token(const RunConfig& c) {
   double saved = 3 * a.q + 3 * a.kv;
   if (c.model.qk_norm != protocol::QkNorm::None) saved += a.q + a.kv;
   if (a.kv < a.q) saved += 2 * a.q;
-  return saved;
+  // The explicit path's softmax output, T scores per query and head (and the sink's column),
+  // which PV keeps for backward.
+  const double sink = c.model.attention_sinks ? 1 : 0;
+  return saved + explicit_share(c) * double(c.model.heads) * (double(c.model.seq_len) + sink);
 }
 
 AttentionPasses attention_elementwise_per_token(const RunConfig& c) {
@@ -126,6 +146,11 @@ AttentionPasses attention_elementwise_per_token(const RunConfig& c) {
   // k, v and the output, the keys and values repeated for the query heads; qk-norm's RMSNorms.
   p.model_elements = 6 * (a.q + a.kv) + 2 * (a.q + 2 * a.kv) + 2 * a.q;
   if (a.kv < a.q) p.model_elements += 2 * 2 * a.q;
+  // The explicit path's scores, heads x T per token: scale, mask and softmax (about 5 passes, as
+  // the lm's), 2 more to concatenate the sink column.
+  const double score_passes = 5 + (c.model.attention_sinks ? 2 : 0);
+  p.model_elements +=
+      explicit_share(c) * score_passes * double(c.model.heads) * double(c.model.seq_len);
   if (c.model.qk_norm != protocol::QkNorm::None) p.float32_elements = 10 * (a.q + a.kv);
   return p;
 }
@@ -138,10 +163,12 @@ double attention_ops(const RunConfig& c) {
     return 37 + (c.model.q_lora_rank > 0 ? 9 : 0);
   }
   // Four projections, views and transposes, rotary on q and k (5 each), repeating keys and
-  // values, the attention; the biases; qk-norm's two RMSNorms.
-  double ops = 22 + (c.model.qkv_bias ? 3 : 0);
+  // values, the attention; the biases; qk-norm's two RMSNorms; the explicit path's positions,
+  // mask, two matmuls, scale, masked_fill and softmax instead of one SDPA call (the sink's view,
+  // expand, concatenation and narrow more).
+  double ops = 22 + (c.model.qkv_bias ? 3 : 0) + double(c.model.o_bias);
   if (c.model.qk_norm != protocol::QkNorm::None) ops += 16;
-  return ops;
+  return ops + explicit_share(c) * (11 + (c.model.attention_sinks ? 5 : 0));
 }
 
 int64_t widest_attention_projection(const RunConfig& c) {

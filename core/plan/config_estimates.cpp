@@ -36,7 +36,7 @@ double gate_parameters(const RunConfig& c) {
     const double d = double(c.moe.cosine_proj_dim);
     return d * m + d + d * e + 1;  // projector weight + bias, sim_matrix, temperature
   }
-  return e * m;  // wg, no bias
+  return e * m + (c.moe.gate_bias ? e : 0);  // wg, its bias with moe.gate_bias (GPT-OSS)
 }
 
 bool is_decoder(const RunConfig& c) {
@@ -214,12 +214,14 @@ double activation_bytes(const RunConfig& c, const CapacityEstimate& cap) {
   if (is_decoder(c)) {
     const double t = double(c.model.seq_len), v = double(c.model.vocab);
     const double loss_elem = c.train.dtype == protocol::Dtype::Float64 ? 8.0 : 4.0;
-    // Per block: the two RMSNorms' inputs and outputs and the residuals (5 M), what the
-    // attention saves (attention_counts.h) and its log-sum-exp in float32. Scaled-dot-product
-    // attention keeps no T x T scores.
+    // Per block: the two RMSNorms' inputs and outputs and the residuals (5 M) and what the
+    // attention saves (attention_counts.h). Scaled-dot-product attention keeps no T x T scores
+    // but its log-sum-exp in float32; the explicit blocks keep their [T, T] boolean mask.
     const double per_token = 5 * m + attention_saved_elements_per_token(c);
-    bytes += double(c.model.layers) *
-             (elem * tokens * per_token + 4.0 * samples * double(c.model.heads) * t);
+    const double explicit_blocks = explicit_attention_blocks(c);
+    const double sdpa_blocks = double(c.model.layers) - explicit_blocks;
+    bytes += double(c.model.layers) * elem * tokens * per_token +
+             sdpa_blocks * 4.0 * samples * double(c.model.heads) * t + explicit_blocks * t * t;
     // Shared experts: gate and up outputs, activation, product, output (and the scaled one).
     const double sh = double(c.moe.shared_hidden);
     if (c.moe.shared_hidden > 0) {

@@ -99,7 +99,7 @@ double dense_ops(const protocol::RunConfig& c) {
 
 double parameter_tensors(const protocol::RunConfig& c) {
   const double moe = double(moe_layer_count(c));
-  const double gate = c.moe.gate == protocol::Gate::Cosine ? 4 : 1;
+  const double gate = c.moe.gate == protocol::Gate::Cosine ? 4 : 1 + double(c.moe.gate_bias);
   const double experts = expert_tensors(c);
   if (is_decoder(c)) {
     // Embedding; per block two norms and the attention's; per MoE layer the gate, the experts,

@@ -141,8 +141,8 @@ void expect_near_published(double value, double published, double tolerance) {
 }
 
 TEST(PlanDecoder, ShippedConfigsValidate) {
-  ASSERT_EQ(shipped_config_names(),
-            (std::vector<std::string>{"deepseek-v3", "mixtral-8x7b", "qwen3-30b-a3b"}));
+  ASSERT_EQ(shipped_config_names(), (std::vector<std::string>{"deepseek-v3", "gpt-oss-120b",
+                                                              "mixtral-8x7b", "qwen3-30b-a3b"}));
   protocol::ValidateOptions options;
   options.check_files = false;
   for (const auto& name : shipped_config_names()) {

@@ -127,15 +127,17 @@ double gate_forward_flops_per_token(const protocol::RunConfig& config);
 // attention scores and the image stem's convolutions are added explicitly, the head of the image
 // model runs once per sample, not per token. The decoder's causal scaled-dot-product attention
 // counts the lower triangle it computes (2 T x heads x head_dim per token and layer, half the
-// lm's full T x T scores; mla: QK^T over qk_nope + qk_rope, PV over v_head_dim).
+// lm's full T x T scores; mla: QK^T over qk_nope + qk_rope, PV over v_head_dim; the whole
+// square in the blocks with sinks or a window, attention_counts.h).
 double dense_forward_flops(const protocol::RunConfig& config, double samples);
 
 // All of the above; call can_estimate first.
 ConfigEstimates estimate(const protocol::RunConfig& config);
 
 // The attention's causal score FLOPs (QK^T and PV) per token and layer: lm 4 T M (full T x T
-// matrices), decoder 2 T x heads x head_dim (causal SDPA; mla T x heads x (qk_nope + qk_rope +
-// v_head)); 0 for the other kinds.
+// matrices), decoder 2 T x heads x head_dim (causal SDPA; twice that in the blocks with sinks or
+// a window, averaged over the blocks; mla T x heads x (qk_nope + qk_rope + v_head)); 0 for the
+// other kinds.
 double attention_score_flops_per_token(const protocol::RunConfig& config);
 
 // Bytes per element of train.dtype as the engine stores weights.
