@@ -69,13 +69,6 @@ struct TrainStep {
 constexpr const char* kRoutingPhases[] = {"gate", "dispatch", "combine", "dispatch_backward",
                                           "combine_backward"};
 
-// The layer takes its ragged path (layer/token_dispatcher.h, LocalDispatcher) on the CPU when
-// nothing was dropped and the routed rows leave padding in the buffer.
-bool ragged_path(const layer::LayerLoad& load, const at::Device& device, int64_t buffer_rows) {
-  return device.is_cpu() && at::equal(load.kept, load.demand) &&
-         load.kept.sum().item<int64_t>() < buffer_rows;
-}
-
 double phase_or_zero(const std::map<std::string, double>& phases, const std::string& name) {
   auto it = phases.find(name);
   return it == phases.end() ? 0.0 : it->second;
@@ -103,7 +96,8 @@ LayerBenchResult benchmark_layer(const protocol::RunConfig& config,
   r.capacity = first.capacity;
   r.buffer_rows = config.moe.experts * r.capacity;
   r.routed_rows = first.kept.sum().item<int64_t>();
-  const bool ragged = ragged_path(first, device, r.buffer_rows);
+  const bool ragged = layer::ragged_experts(first.kept, first.demand, r.buffer_rows,
+                                            device.is_cpu() && first.kept.is_cpu());
 
   const bool gated = config.moe.expert_ffn == protocol::ExpertFfn::Glu;
   const ExpertGemms gemms({config.moe.experts, r.capacity, M, H, dtype, device, gated});

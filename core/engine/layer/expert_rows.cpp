@@ -74,20 +74,37 @@ at::Tensor sum_rows(const at::Tensor& t, const at::Tensor& rows) {
 
 namespace {
 
-// out = a b, into out's memory. mm_out does not record autograd: when it must (a backward run with
-// create_graph, whose GEMMs take tensors that require grad), the product is copied in instead.
-void mm_into(at::Tensor out, const at::Tensor& a, const at::Tensor& b) {
-  if (at::GradMode::is_enabled() && (a.requires_grad() || b.requires_grad())) {
+// out = a b, into out's memory (mm_out records no autograd: `differentiable` copies the product
+// in instead).
+void mm_into(at::Tensor out, const at::Tensor& a, const at::Tensor& b, bool differentiable) {
+  if (differentiable) {
     out.copy_(at::mm(a, b));
     return;
   }
   at::mm_out(out, a, b);
 }
 
-// fn(e, used rows) for each expert.
+// A backward pass run with create_graph: its GEMMs take tensors that require grad and must record.
+bool differentiable(const at::Tensor& a, const at::Tensor& b) {
+  return at::GradMode::is_enabled() && (a.requires_grad() || b.requires_grad());
+}
+
+// fn(e, used rows of e) for every expert of x [E, C, ...]: in parallel over the experts on the
+// kernels' pool, each expert's GEMM on one thread (the pool makes nested OpenMP calls serial).
+// One multithreaded GEMM per expert, one after the other, would pay OpenMP's fork and join for
+// every expert and GEMM (docs/BENCHMARKS.md, "Ragged expert GEMMs"). When autograd must record,
+// on this thread, one after the other.
 template <typename Fn>
-void for_each_expert(const at::Tensor& rows, int64_t experts, int64_t capacity, Fn&& fn) {
-  for (int64_t e = 0; e < experts; ++e) fn(e, rows_of(rows, e, capacity));
+void for_each_expert(const at::Tensor& x, const at::Tensor& rows, bool record, Fn&& fn) {
+  const int64_t experts = x.size(0), capacity = x.size(1);
+  if (record) {
+    for (int64_t e = 0; e < experts; ++e) fn(e, rows_of(rows, e, capacity));
+    return;
+  }
+  kernel_backend(x).parallel_for(experts, 1, [&](int64_t begin, int64_t end) {
+    torch::NoGradGuard no_grad;
+    for (int64_t e = begin; e < end; ++e) fn(e, rows_of(rows, e, capacity));
+  });
 }
 
 }  // namespace
@@ -95,10 +112,11 @@ void for_each_expert(const at::Tensor& rows, int64_t experts, int64_t capacity, 
 at::Tensor rows_times(const at::Tensor& x, const at::Tensor& w, const at::Tensor& rows) {
   if (!rows.defined()) return at::bmm(x, w);
   const int64_t C = x.size(1);
+  const bool record = differentiable(x, w);
   auto out = at::empty({x.size(0), C, w.size(2)}, x.options());
-  for_each_expert(rows, x.size(0), C, [&](int64_t e, int64_t n) {
+  for_each_expert(x, rows, record, [&](int64_t e, int64_t n) {
     auto o = out[e];
-    if (n > 0) mm_into(o.narrow(0, 0, n), x[e].narrow(0, 0, n), w[e]);
+    if (n > 0) mm_into(o.narrow(0, 0, n), x[e].narrow(0, 0, n), w[e], record);
     if (n < C) o.narrow(0, n, C - n).zero_();
   });
   return out;
@@ -110,21 +128,22 @@ void add_rows_times(at::Tensor& out, const at::Tensor& x, const at::Tensor& w,
     out.baddbmm_(x, w);
     return;
   }
-  for_each_expert(rows, x.size(0), x.size(1), [&](int64_t e, int64_t n) {
+  for_each_expert(x, rows, differentiable(x, w), [&](int64_t e, int64_t n) {
     if (n > 0) out[e].narrow(0, 0, n).addmm_(x[e].narrow(0, 0, n), w[e]);
   });
 }
 
 at::Tensor rows_t_times(const at::Tensor& x, const at::Tensor& g, const at::Tensor& rows) {
   if (!rows.defined()) return at::bmm(x.transpose(1, 2), g);
+  const bool record = differentiable(x, g);
   auto out = at::empty({x.size(0), x.size(2), g.size(2)}, x.options());
-  for_each_expert(rows, x.size(0), x.size(1), [&](int64_t e, int64_t n) {
+  for_each_expert(x, rows, record, [&](int64_t e, int64_t n) {
     auto o = out[e];
     if (n == 0) {
       o.zero_();
       return;
     }
-    mm_into(o, x[e].narrow(0, 0, n).t(), g[e].narrow(0, 0, n));
+    mm_into(o, x[e].narrow(0, 0, n).t(), g[e].narrow(0, 0, n), record);
   });
   return out;
 }

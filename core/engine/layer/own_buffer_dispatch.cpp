@@ -26,19 +26,15 @@ int64_t rank_of(const ExpertPlacementOnGroup& p) {
   return p.group ? p.group->rank() : 0;
 }
 
-// The ragged path (expert_rows.h): on one process (a plan of this rank's tokens alone), on the
-// CPU, with nothing dropped, expert e's tokens fill its first kept[e] slots and the buffer pads
-// every expert to the largest demand (dropless routing). The rows in use, or undefined when
-// there is no padding to skip (or the case is another: a GPU would have to wait for the counts).
+// The rows in use when LocalDispatcher runs the experts ragged (ragged_experts), else undefined.
 at::Tensor ragged_rows(const at::Tensor& dispatched, const RoutingPlan& plan) {
-  if (PaddedExpertsScope::active() || !plan.rank_shares.empty() || !dispatched.is_cpu() ||
-      !plan.kept.defined() || !plan.kept.is_cpu()) {
+  if (PaddedExpertsScope::active() || !plan.rank_shares.empty() || !plan.kept.defined() ||
+      plan.kept.numel() != dispatched.size(0) ||
+      !ragged_experts(plan.kept, plan.demand, dispatched.size(0) * dispatched.size(1),
+                      dispatched.is_cpu() && plan.kept.is_cpu())) {
     return {};
   }
-  const auto kept = plan.kept.to(at::kLong).contiguous();
-  if (kept.numel() != dispatched.size(0) || !at::equal(kept, plan.demand.to(at::kLong))) return {};
-  const int64_t used = kept.sum().item<int64_t>();
-  return used < dispatched.size(0) * dispatched.size(1) ? kept : at::Tensor();
+  return plan.kept.to(at::kLong).contiguous();
 }
 
 thread_local bool padded_experts = false;
@@ -55,6 +51,12 @@ PaddedExpertsScope::~PaddedExpertsScope() {
 
 bool PaddedExpertsScope::active() {
   return padded_experts;
+}
+
+bool ragged_experts(const at::Tensor& kept, const at::Tensor& demand, int64_t buffer_rows,
+                    bool cpu) {
+  if (!cpu || !at::equal(kept, demand)) return false;
+  return kept.sum().item<int64_t>() * 10 <= buffer_rows * 9;
 }
 
 at::Tensor LocalDispatcher::run(const at::Tensor& dispatched, ExpertsImpl& experts,

@@ -21,10 +21,10 @@ class TokenDispatcher {
 };
 
 // The experts on the rank's own buffer, as held: one process, or every rank holding every expert
-// (parallel.expert_parallel false). On one process on the CPU with nothing dropped (dropless
-// routing), the experts run over each expert's routed rows only, not over the padding to the
-// largest demand (ExpertsImpl::forward_rows), unless a PaddedExpertsScope is alive on the
-// thread. own_buffer_dispatch.cpp
+// (parallel.expert_parallel false). On one process with dropless routing (ragged_experts), the
+// experts run over each expert's routed rows only, not over the padding to the largest demand
+// (ExpertsImpl::forward_rows), unless a PaddedExpertsScope is alive on the thread.
+// own_buffer_dispatch.cpp
 class LocalDispatcher final : public TokenDispatcher {
  public:
   at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
@@ -62,6 +62,14 @@ class ShardedDispatcher final : public TokenDispatcher {
   at::Tensor run(const at::Tensor&, ExpertsImpl&, const ExpertPlacementOnGroup&,
                  const RoutingPlan&) const override;
 };
+
+// Whether LocalDispatcher runs the experts over the routed rows alone, for a plan of one process:
+// on the CPU (a GPU would wait for the counts), nothing dropped (kept == demand, [E] int64: each
+// expert's tokens in its first kept[e] slots) and at most 90 % of the buffer's rows routed. With
+// less padding the GEMMs one expert at a time gain less than they cost beside one batched GEMM
+// (docs/BENCHMARKS.md, "Ragged expert GEMMs").
+bool ragged_experts(const at::Tensor& kept, const at::Tensor& demand, int64_t buffer_rows,
+                    bool cpu);
 
 // While alive, LocalDispatcher computes on the whole padded buffer on this thread: what the layer
 // benchmark and the tests set the ragged path against.

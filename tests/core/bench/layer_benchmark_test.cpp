@@ -71,10 +71,12 @@ TEST(LayerBenchmark, GluExpertsHaveANineGemmCeilingAndTheNaiveOutput) {
 TEST(LayerBenchmark, DroplessCountsRoutedRowsAndTimesThePaddedBuffer) {
   protocol::RunConfig c = small_config();
   c.moe.capacity_factor = 0;
+  c.moe.experts = 8;
   const LayerBenchResult r = benchmark_layer(c, quick());
   EXPECT_EQ(r.routed_rows, r.tokens * r.top_k);  // nothing dropped
   EXPECT_EQ(r.buffer_rows, c.moe.experts * r.capacity);
-  ASSERT_LT(r.routed_rows, r.buffer_rows);  // 32 tokens over 4 experts: some expert gets more
+  // 32 tokens over 8 experts: some expert gets well over the 8 rows of a fair share.
+  ASSERT_LE(r.routed_rows * 10, r.buffer_rows * 9);
   EXPECT_GT(r.padded_train_ms, 0);
   EXPECT_GT(r.ragged_speedup, 0);
   ASSERT_GE(r.naive_max_abs_diff, 0);

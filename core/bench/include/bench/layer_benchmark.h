@@ -40,9 +40,9 @@ struct LayerBenchResult {
   int64_t naive_capacity = 0;
   double naive_max_abs_diff = -1;  // our output vs the naive one; -1 when not comparable
   // Dropless on one CPU process: the routed rows (the sum of the experts' kept choices) against
-  // the rows of the padded buffer, E * C. When fewer and nothing was dropped the layer computes
-  // its experts over the routed rows alone (the ragged path, layer/token_dispatcher.h), and the
-  // same layer on the padded buffer is timed in each round too.
+  // the rows of the padded buffer, E * C. When the layer computes its experts over the routed
+  // rows alone (layer::ragged_experts, layer/token_dispatcher.h), the same layer on the padded
+  // buffer is timed in each round too.
   int64_t routed_rows = 0, buffer_rows = 0;
   double padded_train_ms = 0;  // 0 when not timed
   double ragged_speedup = 0;   // median over rounds of padded time / layer time
