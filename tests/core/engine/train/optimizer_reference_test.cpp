@@ -86,6 +86,32 @@ TEST(OptimizerReference, AdamWWithoutWeightDecayMatchesOnEveryShape) {
   }
 }
 
+// AdamW's fused kernel reads raw memory: a parameter in a transposed layout, its gradient in the
+// row-major one, must still be updated element for element, in place.
+TEST(OptimizerReference, AdamWUpdatesAStridedParameterInPlace) {
+  constexpr double kWeightDecay = 0.1;
+  torch::manual_seed(12);
+  const at::Tensor init = torch::randn({5, 3}, torch::kDouble).t();  // [3, 5], not contiguous
+  Pair p{init.clone().requires_grad_(true), init.contiguous().requires_grad_(true)};
+  ASSERT_FALSE(p.ours.is_contiguous());
+  const void* storage = p.ours.data_ptr();
+  protocol::TrainConfig config;
+  config.optimizer = moe::protocol::Optimizer::AdamW;
+  config.weight_decay = kWeightDecay;
+  auto ours = make_optimizer(config, {{"w", p.ours}});
+  torch::optim::AdamW ref({p.ref}, torch::optim::AdamWOptions(0.01).weight_decay(kWeightDecay));
+  for (int step = 1; step <= kSteps; ++step) {
+    const at::Tensor g = gradient(step, {3, 5}, 0);
+    p.ours.mutable_grad() = g.clone();
+    p.ref.mutable_grad() = g.clone();
+    ref.step();
+    ours->step(0.01);
+    expect_close(p.ours, p.ref, "strided param", step);
+  }
+  EXPECT_EQ(p.ours.data_ptr(), storage);
+  EXPECT_FALSE(p.ours.is_contiguous());
+}
+
 TEST(OptimizerReference, SgdWithMomentumAndWeightDecayMatchesTorchSgd) {
   constexpr double kMomentum = 0.9, kWeightDecay = 0.05;
   std::vector<Pair> params = {make_pair({3, 4}, 6), make_pair({4}, 7)};
