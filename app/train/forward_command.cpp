@@ -1,11 +1,8 @@
 // moe-train forward --model DIR_OR_RUN --tokens FILE.json --out OUT.safetensors (docs/MODELS.md):
 // one forward pass without training, writing the logits and every MoE layer's router logits, so
 // that engines can be compared tensor by tensor.
-#include <fstream>
 #include <iostream>
 #include <map>
-
-#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "hf/hf_weights.h"
@@ -14,48 +11,12 @@
 #include "model/lm_model.h"
 #include "model/moe_losses.h"
 #include "model_input.h"
-#include "protocol/config_overrides.h"
-#include "protocol/config_validation.h"
+#include "token_input.h"
 #include "train/input_error.h"
 
 namespace moe::train {
 
 namespace {
-
-// FILE.json: a JSON array of equal-length arrays of token ids below `vocab` -> int64 [B, T].
-at::Tensor read_token_file(const std::string& path, int64_t vocab) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot be read");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
-  if (!j.is_array() || j.empty() || !j[0].is_array() || j[0].empty()) {
-    throw InputError(path + ": expected a non-empty JSON array of non-empty arrays of token ids");
-  }
-  const int64_t b = static_cast<int64_t>(j.size()), t = static_cast<int64_t>(j[0].size());
-  auto tokens = at::empty({b, t}, at::kLong);
-  auto acc = tokens.accessor<int64_t, 2>();
-  for (int64_t i = 0; i < b; ++i) {
-    const auto& row = j[static_cast<size_t>(i)];
-    if (!row.is_array() || static_cast<int64_t>(row.size()) != t) {
-      throw InputError(path + ": row " + std::to_string(i) + " must be an array of " +
-                       std::to_string(t) + " ids (rows are of equal length)");
-    }
-    for (int64_t k = 0; k < t; ++k) {
-      const auto& v = row[static_cast<size_t>(k)];
-      if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= vocab) {
-        throw InputError(path + ": row " + std::to_string(i) + ", position " + std::to_string(k) +
-                         ": " + v.dump() + " is not a token id below the vocabulary size " +
-                         std::to_string(vocab));
-      }
-      acc[i][k] = v.get<int64_t>();
-    }
-  }
-  return tokens;
-}
 
 // Next-token loss as the reference's labels=input_ids computes it: logits at positions 0..T-2
 // against tokens 1..T-1, plus the MoE layers' aux and z losses at the config's weights.
@@ -79,38 +40,12 @@ at::Tensor training_loss(model::ModelImpl& model, const at::Tensor& tokens,
   return loss + train.aux_loss_weight * out.aux_loss + train.z_loss_weight * out.z_loss;
 }
 
-at::ScalarType dtype_named(const std::string& name) {
-  if (name == "float32") return at::kFloat;
-  if (name == "float64") return at::kDouble;
-  if (name == "bfloat16") return at::kBFloat16;
-  throw InputError("--dtype: \"" + name + "\" is not one of float32, float64, bfloat16");
-}
-
-// --set KEY=VALUE on the model's config: routing keys (moe.fp32_gate, moe.capacity_factor, ...);
-// keys that change the parameters' shapes fail when the weights load.
-ModelInput with_overrides(ModelInput input, const std::vector<std::string>& overrides) {
-  if (overrides.empty()) return input;
-  auto json = protocol::to_json(input.config);
-  try {
-    protocol::apply_overrides(json, overrides);
-  } catch (const std::exception& e) {
-    throw InputError(std::string("--set: ") + e.what());
-  }
-  input.config = protocol::config_from_json(json);
-  const auto problems = protocol::validate(input.config, {});
-  if (!problems.empty()) {
-    throw InputError("--set: " + problems.front().pointer + ": " + problems.front().message);
-  }
-  return input;
-}
-
 // --backward: the loss and every parameter's gradient, for a training-step comparison.
 int forward_backward(const std::string& model_path, const std::string& tokens_path,
                      const std::string& out_path, const std::string& dtype,
                      const std::vector<std::string>& overrides) {
   const ModelInput input = with_overrides(read_model_input(model_path), overrides);
-  const auto scalar =
-      dtype.empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(dtype);
+  const auto scalar = compute_dtype(input, dtype);
   auto model = build_model(input, scalar);
   model->eval();  // no noise; the layers' routing is the training one
   const auto tokens = read_token_file(tokens_path, input.config.model.vocab);
@@ -164,8 +99,7 @@ Command add_forward_command(CLI::App& app) {
     if (*backward)
       return forward_backward(*model_path, *tokens_path, *out_path, *dtype, *overrides);
     const ModelInput input = with_overrides(read_model_input(*model_path), *overrides);
-    const auto scalar =
-        dtype->empty() ? model::torch_dtype(input.config.train.dtype) : dtype_named(*dtype);
+    const auto scalar = compute_dtype(input, *dtype);
     auto model = build_model(input, scalar);
     model->eval();
     const auto tokens = read_token_file(*tokens_path, input.config.model.vocab);

@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "hf/hf_folder.h"
+#include "protocol/config_overrides.h"
+#include "protocol/config_validation.h"
 #include "train/checkpoint.h"
 #include "train/input_error.h"
 #include "train/model_state.h"
@@ -46,6 +48,30 @@ ModelInput read_model_input(const std::string& path) {
   }
   input.what = "run " + run_dir + " (" + fs::path(step_dir).filename().string() + ")";
   return input;
+}
+
+ModelInput with_overrides(ModelInput input, const std::vector<std::string>& overrides) {
+  if (overrides.empty()) return input;
+  auto json = protocol::to_json(input.config);
+  try {
+    protocol::apply_overrides(json, overrides);
+  } catch (const std::exception& e) {
+    throw InputError(std::string("--set: ") + e.what());
+  }
+  input.config = protocol::config_from_json(json);
+  const auto problems = protocol::validate(input.config, {});
+  if (!problems.empty()) {
+    throw InputError("--set: " + problems.front().pointer + ": " + problems.front().message);
+  }
+  return input;
+}
+
+at::ScalarType compute_dtype(const ModelInput& input, const std::string& name) {
+  if (name.empty()) return model::torch_dtype(input.config.train.dtype);
+  if (name == "float32") return at::kFloat;
+  if (name == "float64") return at::kDouble;
+  if (name == "bfloat16") return at::kBFloat16;
+  throw InputError("--dtype: \"" + name + "\" is not one of float32, float64, bfloat16");
 }
 
 std::shared_ptr<model::ModelImpl> build_model(const ModelInput& input, at::ScalarType dtype) {

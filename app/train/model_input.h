@@ -4,6 +4,7 @@
 // checkpoint's step directory.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/safetensors.h"
 #include "model/model.h"
@@ -20,6 +21,13 @@ struct ModelInput {
 
 // InputError / hf::HfError / SafetensorsError naming the path and what is wrong.
 ModelInput read_model_input(const std::string& path);
+
+// --set KEY=VALUE on the model's config: routing keys (moe.fp32_gate, moe.capacity_factor, ...);
+// keys that change the parameters' shapes fail when the weights load. InputError naming the key.
+ModelInput with_overrides(ModelInput input, const std::vector<std::string>& overrides);
+
+// --dtype: "float32", "float64" or "bfloat16"; "" is the model's own (train.dtype).
+at::ScalarType compute_dtype(const ModelInput& input, const std::string& name);
 
 // A model of input.config in `dtype` with input.weights loaded; InputError when they do not fit.
 std::shared_ptr<model::ModelImpl> build_model(const ModelInput& input, at::ScalarType dtype);

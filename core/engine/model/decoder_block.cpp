@@ -46,8 +46,8 @@ at::Tensor DecoderBlockImpl::feed_forward(const at::Tensor& x, MoeLosses& losses
 }
 
 at::Tensor DecoderBlockImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
-                                     MoeLosses& losses) {
-  const auto h = x + self_attn_->forward(input_layernorm_->forward(x), rotary);
+                                     MoeLosses& losses, KvCache* cache) {
+  const auto h = x + self_attn_->forward(input_layernorm_->forward(x), rotary, cache);
   return h + feed_forward(post_attention_layernorm_->forward(h), losses);
 }
 

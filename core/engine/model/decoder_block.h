@@ -20,7 +20,9 @@ class DecoderBlockImpl : public torch::nn::Module {
  public:
   // sliding: its attention slides over model.sliding_window positions.
   DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe, bool sliding);
-  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, MoeLosses& losses);
+  // `cache` (optional): this layer's KV cache, x's positions following the cached ones.
+  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, MoeLosses& losses,
+                     KvCache* cache = nullptr);
   // The MoE layer, or an empty holder in a dense layer.
   const layer::MoeLayer& moe() const { return moe_; }
 

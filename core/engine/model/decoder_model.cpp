@@ -79,7 +79,12 @@ void DecoderModelImpl::set_router_observer(
   }
 }
 
-at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses) {
+DecoderCache DecoderModelImpl::make_cache(int64_t capacity) const {
+  return DecoderCache(static_cast<int64_t>(blocks_.size()), capacity);
+}
+
+at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses,
+                                    DecoderCache* cache) {
   if (tokens.dim() != 2 || tokens.scalar_type() != at::kLong || tokens.size(1) < 1) {
     throw std::invalid_argument("decoder model: expected int64 token ids [B, T] with T >= 1, got " +
                                 c10::str(tokens.sizes()) + " " +
@@ -88,9 +93,28 @@ at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses)
   MoeLosses scratch(loss_dtype(dtype()));
   MoeLosses& sink = losses ? *losses : scratch;
   auto x = embed_tokens_->forward(tokens);
-  const auto rotary = rotary_tables(tokens.size(1), protocol::rotary_dim(config_), config_,
+  const int64_t t = tokens.size(1);
+  if (!cache) {
+    const auto rotary =
+        rotary_tables(t, protocol::rotary_dim(config_), config_, x.scalar_type(), x.device());
+    for (auto& block : blocks_) x = block->forward(x, rotary, sink);
+  } else {
+    if (!cache->rotary.cos.defined()) {  // every position's rows, computed once
+      cache->rotary = rotary_tables(cache->capacity, protocol::rotary_dim(config_), config_,
                                     x.scalar_type(), x.device());
-  for (auto& block : blocks_) x = block->forward(x, rotary, sink);
+    }
+    const int64_t start = cache->length();
+    if (start + t > cache->capacity) {
+      throw std::length_error("decoder model: " + std::to_string(start + t) +
+                              " positions exceed the KV cache's " +
+                              std::to_string(cache->capacity));
+    }
+    const RotaryTables rotary{cache->rotary.cos.narrow(0, start, t),
+                              cache->rotary.sin.narrow(0, start, t)};
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      x = blocks_[i]->forward(x, rotary, sink, &cache->layers[i]);
+    }
+  }
   x = norm_->forward(x);
   return lm_head_ ? lm_head_->forward(x) : torch::nn::functional::linear(x, embed_tokens_->weight);
 }

@@ -20,7 +20,12 @@ class DecoderModelImpl : public ModelImpl {
   std::vector<layer::MoeLayer> moe_layers() const override;
 
   // Next-token logits [B, T, vocab] in the model dtype; `losses` (if given) gets the MoE layers'.
-  at::Tensor logits(const at::Tensor& tokens, MoeLosses* losses = nullptr);
+  // With a cache (generation): tokens at positions cache->length() onwards, attending to the
+  // cached positions too; the cache grows by T.
+  at::Tensor logits(const at::Tensor& tokens, MoeLosses* losses = nullptr,
+                    DecoderCache* cache = nullptr);
+  // An empty cache for `capacity` positions of this model's layers.
+  DecoderCache make_cache(int64_t capacity) const;
 
   // Called in each forward pass with every MoE layer's decoder-layer index and its router logits
   // [B*T, E] (the gate's, before noise), while set; an empty function removes it.

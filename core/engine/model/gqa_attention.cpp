@@ -1,8 +1,8 @@
 #include "model/gqa_attention.h"
 
 #include <cmath>
-#include <limits>
 
+#include "model/causal_attention.h"
 #include "protocol/decoder_layout.h"
 
 namespace moe::model {
@@ -29,30 +29,8 @@ GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model, int64_t w
   }
 }
 
-at::Tensor GqaAttentionImpl::attend(const at::Tensor& q, const at::Tensor& k,
-                                    const at::Tensor& v) const {
-  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
-  if (!sinks_.defined() && window_ == 0) {
-    return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0,
-                                            /*is_causal=*/true, scale);
-  }
-  const int64_t t = q.size(2);
-  const auto positions = at::arange(t, q.options().dtype(at::kLong));
-  const auto behind = positions.unsqueeze(1) - positions.unsqueeze(0);  // query - key
-  auto hidden = behind < 0;
-  if (window_ > 0) hidden = hidden | (behind >= window_);
-  auto scores = at::matmul(q, k.transpose(-2, -1)) * scale;  // [B, H, T, T]
-  scores = scores.masked_fill(hidden, -std::numeric_limits<double>::infinity());
-  if (!sinks_.defined()) return at::matmul(at::softmax(scores, -1), v);
-  // The sink takes its share of each softmax and is dropped: rows may sum to less than one.
-  const auto sink = sinks_.to(scores.scalar_type())
-                        .view({1, -1, 1, 1})
-                        .expand({scores.size(0), scores.size(1), t, 1});
-  const auto probs = at::softmax(at::cat({scores, sink}, -1), -1).narrow(-1, 0, t);
-  return at::matmul(probs, v);
-}
-
-at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
+at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
+                                     KvCache* cache) {
   const int64_t b = x.size(0), t = x.size(1);
   auto q = q_proj_->forward(x), k = k_proj_->forward(x), v = v_proj_->forward(x);
   if (qk_norm_ == protocol::QkNorm::Full) {  // OLMoE: over the whole projection
@@ -68,12 +46,23 @@ at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
   q = apply_rotary(q.transpose(1, 2), rotary, interleave_);  // [B, H, T, hd]
   k = apply_rotary(k.transpose(1, 2), rotary, interleave_);
   auto vh = v.view({b, t, kv_heads_, head_dim_}).transpose(1, 2);
+  const int64_t offset = cache ? cache->length() : 0;
+  if (cache) {  // the cache holds the key/value heads before they are shared out
+    auto held = cache->append({k, vh}, 2);
+    k = held[0];
+    vh = held[1];
+  }
   if (kv_heads_ != heads_) {  // each key/value head serves heads / kv_heads query heads
     const int64_t groups = heads_ / kv_heads_;
     k = k.repeat_interleave(groups, 1);
     vh = vh.repeat_interleave(groups, 1);
   }
-  const auto y = attend(q, k, vh);
+  CausalOptions options;
+  options.scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  options.offset = offset;
+  options.window = window_;
+  options.sinks = sinks_;
+  const auto y = causal_attention(q, k, vh, options);
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));
 }
 

@@ -16,14 +16,11 @@ class GqaAttentionImpl : public SelfAttentionImpl {
  public:
   // window > 0: each query sees the last `window` positions only (itself included).
   GqaAttentionImpl(const protocol::ModelConfig& model, int64_t window);
-  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary) override;
+  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, KvCache* cache) override;
   int64_t head_dim() const { return head_dim_; }
 
  private:
   int64_t heads_, kv_heads_, head_dim_;
-  // softmax(q k^T · scale) v, with GPT-OSS's sinks and window when there are.
-  at::Tensor attend(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) const;
-
   protocol::QkNorm qk_norm_;
   bool interleave_;
   int64_t window_;

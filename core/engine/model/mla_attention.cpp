@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/causal_attention.h"
+
 namespace moe::model {
 
 namespace {
@@ -48,23 +50,32 @@ at::Tensor MlaAttentionImpl::queries(const at::Tensor& x) {
   return q.view({x.size(0), x.size(1), heads_, nope_dim_ + rope_dim_}).transpose(1, 2);
 }
 
-at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary) {
+at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
+                                     KvCache* cache) {
   const int64_t b = x.size(0), t = x.size(1);
   const auto q = queries(x);
   const auto q_rot = apply_rotary(q.narrow(-1, nope_dim_, rope_dim_), rotary, interleave_);
   const auto compressed = kv_a_proj_with_mqa_->forward(x);  // [B, T, latent + rope]
-  const auto latent = kv_a_layernorm_->forward(compressed.narrow(-1, 0, kv_lora_rank_));
-  const auto k_rot =
+  auto latent = kv_a_layernorm_->forward(compressed.narrow(-1, 0, kv_lora_rank_));
+  auto k_rot =
       apply_rotary(compressed.narrow(-1, kv_lora_rank_, rope_dim_).view({b, 1, t, rope_dim_}),
                    rotary, interleave_);
+  CausalOptions options;
+  options.scale = scale_;
+  if (cache) {  // the compressed cache: the normed latent and the shared rotary key per position
+    options.offset = cache->length();
+    auto held = cache->append({latent.unsqueeze(1), k_rot}, 2);  // positions along dim 2
+    latent = held[0].squeeze(1);
+    k_rot = held[1];
+  }
+  const int64_t tk = latent.size(1);
   const auto kv =
-      kv_b_proj_->forward(latent).view({b, t, heads_, nope_dim_ + v_dim_}).transpose(1, 2);
+      kv_b_proj_->forward(latent).view({b, tk, heads_, nope_dim_ + v_dim_}).transpose(1, 2);
   const auto k =
-      at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, t, rope_dim_})}, -1);
+      at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, tk, rope_dim_})}, -1);
   const auto v = kv.narrow(-1, nope_dim_, v_dim_);
   const auto queries_all = at::cat({q.narrow(-1, 0, nope_dim_), q_rot}, -1);
-  const auto y = at::scaled_dot_product_attention(queries_all, k, v, /*attn_mask=*/{},
-                                                  /*dropout_p=*/0.0, /*is_causal=*/true, scale_);
+  const auto y = causal_attention(queries_all, k, v, options);
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * v_dim_}));
 }
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "model/kv_cache.h"
 #include "model/rotary.h"
 #include "protocol/run_config.h"
 
@@ -13,8 +14,11 @@ namespace moe::model {
 
 class SelfAttentionImpl : public torch::nn::Module {
  public:
-  // x [B, T, D] at positions 0..T-1 -> [B, T, D]; `rotary` has protocol::rotary_dim channels.
-  virtual at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary) = 0;
+  // x [B, T, D] -> [B, T, D] at positions 0..T-1, or with a cache at positions cache->length()
+  // onwards, attending to the cached positions too (the cache grows by T); `rotary` holds those
+  // positions' rows, with protocol::rotary_dim channels.
+  virtual at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary,
+                             KvCache* cache = nullptr) = 0;
 };
 
 // sliding: this layer attends over the last model.sliding_window positions only.

@@ -1,6 +1,7 @@
 """The decoder families against their reference implementation (docs/MODELS.md, "Checked against
 the reference"): tiny random models made and saved by `transformers`, then `moe-train forward` on
-the saved folder, whose logits and router logits must equal the reference's forward pass; one
+the saved folder, whose logits and router logits must equal the reference's forward pass; a greedy
+generation of 32 tokens (`moe-train generate`, KV cache) equal to the reference's; one
 training step's loss (with the family's aux loss) and every gradient (`forward --backward`); and
 the round trip import-hf -> run --init-from -> export-hf, loaded back by the reference.
 
@@ -137,6 +138,8 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
           f"{len(ours_router)} MoE layers' router logits {worst_router:.2g}", flush=True)
     for f in failures:
         print(f"    {f}", flush=True)
+    if not check_greedy(moe_train, family, index, seed, model, folder, config.vocab_size):
+        failures.append("greedy generation")
     if seed == 1:
         return check_training_step(moe_train, family, index, model, folder, tokens_file,
                                    tokens) and not failures
@@ -145,6 +148,37 @@ def check_case(moe_train, workdir, index, family, config_name, model_name, kwarg
 
 
 RTOL_FLOAT64 = 1e-10
+GREEDY_TOKENS = 32
+
+
+def check_greedy(moe_train, family, index, seed, model, folder, vocab):
+    """`moe-train generate --greedy` (KV cache, prompts of different lengths in one call) against
+    the reference's generate(do_sample=False), one prompt at a time: the same 32 tokens."""
+    generator = torch.Generator().manual_seed(seed + 2000)
+    prompts = [torch.randint(0, vocab, (n,), generator=generator).tolist() for n in (5, 9)]
+    prompts_file = os.path.join(folder, "prompts.json")
+    with open(prompts_file, "w") as f:
+        json.dump(prompts, f)
+    out_file = os.path.join(folder, "generate.json")
+    run([moe_train, "generate", "--model", folder, "--prompt-tokens", prompts_file, "--greedy",
+         "--ignore-eos", "--max-new-tokens", str(GREEDY_TOKENS), "--json", out_file])
+    with open(out_file) as f:
+        ours = json.load(f)["tokens"]
+    model.generation_config.eos_token_id = None  # the full 32 tokens, as --ignore-eos
+    ok = True
+    for prompt, mine in zip(prompts, ours):
+        with torch.no_grad():
+            ref = model.generate(torch.tensor([prompt]), attention_mask=torch.ones(1, len(prompt),
+                                 dtype=torch.long), do_sample=False,
+                                 max_new_tokens=GREEDY_TOKENS)[0].tolist()
+        same = next((i for i, (a, b) in enumerate(zip(mine, ref)) if a != b), None)
+        if same is not None or len(mine) != len(ref):
+            ok = False
+            print(f"    greedy: prompt of {len(prompt)} differs from the reference at position "
+                  f"{same} (ours {mine[len(prompt):]}, reference {ref[len(prompt):]})", flush=True)
+    print(f"{'ok' if ok else 'FAIL'} {family} case {index} seed {seed}: greedy generation of "
+          f"{GREEDY_TOKENS} tokens after prompts of {[len(p) for p in prompts]}", flush=True)
+    return ok
 
 
 @contextlib.contextmanager

@@ -1,0 +1,256 @@
+// moe-train generate --model DIR_OR_RUN (--prompt TEXT | --prompts FILE.jsonl | --prompt-tokens
+// FILE.json) [--greedy | sampling options] [--max-new-tokens N] [--stop TEXT] [--json OUT]
+// (docs/INFERENCE.md): text generation with a KV cache, the continuation streamed to stdout.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "infer/generator.h"
+#include "model/decoder_model.h"
+#include "model_input.h"
+#include "token_input.h"
+#include "tokenize/tokenizer.h"
+#include "tokenize/tokenizer_error.h"
+#include "train/input_error.h"
+
+namespace moe::train {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GenerateOptions {
+  std::string model_path, prompts_file, tokens_file, json_out, dtype;
+  std::vector<std::string> prompts, stops, overrides;
+  std::vector<int64_t> stop_tokens;
+  bool ignore_eos = false;
+  infer::GenerationOptions generation;
+};
+
+// --prompts FILE.jsonl: one prompt a line, a JSON string or an object with "prompt" (or "text").
+std::vector<std::string> read_prompt_lines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot be read");
+  std::vector<std::string> prompts;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(number);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(where + ": not valid JSON: " + e.what());
+    }
+    if (j.is_string()) {
+      prompts.push_back(j.get<std::string>());
+    } else if (j.is_object() && (j.contains("prompt") || j.contains("text"))) {
+      const auto& v = j.contains("prompt") ? j["prompt"] : j["text"];
+      if (!v.is_string()) throw InputError(where + ": \"prompt\" must be a string");
+      prompts.push_back(v.get<std::string>());
+    } else {
+      throw InputError(where + ": expected a JSON string or an object with \"prompt\"");
+    }
+  }
+  if (prompts.empty()) throw InputError(path + ": has no prompts");
+  return prompts;
+}
+
+// The ids generation stops after by default: a Hugging Face folder's eos_token_id (its
+// generation_config.json's, else config.json's; a number or a list), a run's data.eos_token.
+std::vector<int64_t> default_stop_tokens(const ModelInput& input, const std::string& model_path) {
+  for (const char* name : {"generation_config.json", "config.json"}) {
+    const auto file = fs::path(model_path) / name;
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file);
+    const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.contains("eos_token_id")) continue;
+    const auto& eos = j["eos_token_id"];
+    std::vector<int64_t> ids;
+    if (eos.is_number_integer()) ids.push_back(eos.get<int64_t>());
+    for (const auto& e : eos.is_array() ? eos : nlohmann::json::array()) {
+      if (e.is_number_integer()) ids.push_back(e.get<int64_t>());
+    }
+    return ids;
+  }
+  if (input.config.data.eos_token >= 0) return {input.config.data.eos_token};
+  return {};
+}
+
+std::vector<uint32_t> to_ids32(const std::vector<int64_t>& ids) {
+  return std::vector<uint32_t>(ids.begin(), ids.end());
+}
+
+// A generation's text as it streams: what the ids decode to so far, printed once a piece is whole
+// (a byte-fallback character split over tokens decodes to U+FFFD until its last byte comes).
+class TextStream {
+ public:
+  TextStream(const tokenize::Tokenizer* tokenizer, std::vector<std::string> stops, bool print)
+      : tokenizer_(tokenizer), stops_(std::move(stops)), print_(print) {}
+
+  // Adds a token; false when the text now holds a stop string (the text ends after it).
+  bool add(int64_t token) {
+    ids_.push_back(token);
+    if (!tokenizer_) return true;
+    text_ = tokenizer_->decode(to_ids32(ids_));
+    bool go_on = true;
+    for (const auto& stop : stops_) {
+      const auto at = text_.find(stop);
+      if (!stop.empty() && at != std::string::npos) {
+        text_.resize(at + stop.size());
+        go_on = false;
+      }
+    }
+    static const std::string kReplacement = "\xEF\xBF\xBD";
+    const bool partial = text_.size() >= 3 && text_.compare(text_.size() - 3, 3, kReplacement) == 0;
+    if (print_ && (!partial || !go_on) && text_.size() > printed_ &&
+        text_.compare(0, printed_, text_, 0, printed_) == 0) {
+      std::cout << text_.substr(printed_) << std::flush;
+      printed_ = text_.size();
+    }
+    return go_on;
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  const tokenize::Tokenizer* tokenizer_;
+  std::vector<std::string> stops_;
+  bool print_;
+  std::vector<int64_t> ids_;
+  std::string text_;
+  size_t printed_ = 0;
+};
+
+int run_generate(GenerateOptions options) {
+  ModelInput input = with_overrides(read_model_input(options.model_path), options.overrides);
+  input.config.moe.capacity_factor = 0.0;  // dropless: generation never drops a token
+  if (input.config.model.kind != protocol::ModelKind::Decoder) {
+    throw InputError(input.what + ": generate runs decoders (model.kind \"decoder\"), got \"" +
+                     protocol::to_string(input.config.model.kind) + "\"");
+  }
+  std::optional<tokenize::Tokenizer> tokenizer;
+  const auto tokenizer_file = fs::path(input.tokenizer_dir) / "tokenizer.json";
+  if (!input.tokenizer_dir.empty() && fs::exists(tokenizer_file)) {
+    tokenizer = tokenize::Tokenizer::from_file(tokenizer_file.string());
+  }
+  std::vector<std::vector<int64_t>> prompts;
+  if (!options.tokens_file.empty()) {
+    prompts = read_token_rows(options.tokens_file, input.config.model.vocab);
+  } else {
+    auto texts = options.prompts;
+    if (!options.prompts_file.empty()) texts = read_prompt_lines(options.prompts_file);
+    if (texts.empty()) throw InputError("give --prompt, --prompts or --prompt-tokens");
+    if (!tokenizer) {
+      throw InputError(input.what +
+                       ": has no tokenizer.json for text prompts (give --prompt-tokens)");
+    }
+    for (const auto& text : texts) {
+      const auto ids = tokenizer->encode(text);
+      if (ids.empty()) throw InputError("--prompt \"" + text + "\": encodes to no tokens");
+      prompts.emplace_back(ids.begin(), ids.end());
+    }
+  }
+  auto& generation = options.generation;
+  if (!options.ignore_eos) generation.stop_tokens = default_stop_tokens(input, options.model_path);
+  generation.stop_tokens.insert(generation.stop_tokens.end(), options.stop_tokens.begin(),
+                                options.stop_tokens.end());
+
+  auto built = build_model(input, compute_dtype(input, options.dtype));
+  built->eval();
+  auto& decoder = dynamic_cast<model::DecoderModelImpl&>(*built);
+  infer::Sampler sampler(generation.sampling);
+  nlohmann::json tokens_out = nlohmann::json::array(), texts_out = nlohmann::json::array(),
+                 finish_out = nlohmann::json::array();
+  double prefill_s = 0, decode_s = 0;
+  int64_t prefill_tokens = 0, decode_tokens = 0;
+  std::vector<double> ttft_ms;
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    TextStream stream(tokenizer ? &*tokenizer : nullptr, options.stops, tokenizer.has_value());
+    const auto result = infer::generate(decoder, prompts[i], generation, sampler,
+                                        [&](int64_t token) { return stream.add(token); });
+    if (tokenizer) {
+      std::cout << "\n";
+    } else {
+      std::cout << nlohmann::json(result.tokens).dump() << "\n";
+    }
+    auto all = prompts[i];
+    all.insert(all.end(), result.tokens.begin(), result.tokens.end());
+    tokens_out.push_back(all);
+    texts_out.push_back(stream.text());
+    finish_out.push_back(result.finish);
+    prefill_s += result.prefill_seconds;
+    decode_s += result.decode_seconds;
+    prefill_tokens += static_cast<int64_t>(prompts[i].size());
+    decode_tokens += static_cast<int64_t>(result.tokens.size()) - 1;
+    ttft_ms.push_back(result.prefill_seconds * 1e3);
+  }
+  const double decode_rate = decode_s > 0 ? decode_tokens / decode_s : 0.0;
+  const double prefill_rate = prefill_s > 0 ? prefill_tokens / prefill_s : 0.0;
+  double ttft_mean = 0;
+  for (double t : ttft_ms) ttft_mean += t / static_cast<double>(ttft_ms.size());
+  std::cerr << "generate: " << input.what << ", " << prompts.size() << " prompt(s): prefill "
+            << static_cast<int64_t>(prefill_rate) << " tokens/s, decode "
+            << static_cast<int64_t>(decode_rate) << " tokens/s, time to first token "
+            << static_cast<int64_t>(ttft_mean) << " ms\n";
+  if (!options.json_out.empty()) {
+    nlohmann::json out = {{"tokens", tokens_out},
+                          {"text", texts_out},
+                          {"finish", finish_out},
+                          {"decode_tokens_per_s", decode_rate},
+                          {"prefill_tokens_per_s", prefill_rate},
+                          {"ttft_ms", ttft_mean}};
+    std::ofstream file(options.json_out);
+    if (!(file << out.dump(1) << "\n")) throw InputError(options.json_out + ": cannot be written");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_generate_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("generate", "Generate text with a decoder (KV cache, sampling)");
+  auto options = std::make_shared<GenerateOptions>();
+  auto& o = *options;
+  auto& s = o.generation.sampling;
+  cmd->add_option("--model", o.model_path,
+                  "Hugging Face model folder, run directory or checkpoint step directory")
+      ->required();
+  auto* prompt = cmd->add_option("--prompt", o.prompts, "a prompt's text (repeatable)");
+  auto* prompts = cmd->add_option("--prompts", o.prompts_file,
+                                  "JSON Lines of prompts (a string or {\"prompt\": ...} a line)");
+  auto* tokens = cmd->add_option("--prompt-tokens", o.tokens_file,
+                                 "JSON array of prompts as arrays of token ids");
+  prompt->excludes(prompts)->excludes(tokens);
+  prompts->excludes(tokens);
+  cmd->add_option("--max-new-tokens", o.generation.max_new_tokens, "tokens to generate at most")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--greedy", s.greedy, "always the likeliest token (no sampling)");
+  cmd->add_option("--temperature", s.temperature, "divides the logits before sampling")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--top-k", s.top_k, "sample from the k likeliest tokens (0: all)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--top-p", s.top_p, "sample from the likeliest tokens up to probability p")
+      ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"))
+      ->capture_default_str();
+  cmd->add_option("--min-p", s.min_p, "drop tokens below min-p times the likeliest's probability")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--seed", s.seed, "the sampler's seed")->capture_default_str();
+  cmd->add_option("--stop", o.stops, "stop once the text holds this string (repeatable)");
+  cmd->add_option("--stop-token", o.stop_tokens, "stop after this token id (repeatable)");
+  cmd->add_flag("--ignore-eos", o.ignore_eos,
+                "do not stop at the model's end-of-sequence token(s)");
+  cmd->add_option("--json", o.json_out,
+                  "write tokens, text, finish reasons and speeds to this JSON file");
+  cmd->add_option("--dtype", o.dtype,
+                  "compute in float32, float64 or bfloat16 (default: the model's own)");
+  cmd->add_option("--set", o.overrides, "Override a key of the model's config: key.path=value")
+      ->type_name("KEY=VALUE");
+  return [options]() { return run_generate(*options); };
+}
+
+}  // namespace moe::train

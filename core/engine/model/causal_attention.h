@@ -1,0 +1,19 @@
+#pragma once
+// Causal scaled-dot-product attention for queries that may start after position 0 (a KV cache's
+// decode step), with GPT-OSS's sliding window and sink logits when a layer has them.
+#include <torch/torch.h>
+
+namespace moe::model {
+
+struct CausalOptions {
+  double scale = 1.0;  // the scores' factor
+  int64_t offset = 0;  // the first query's position; keys are at positions 0 .. k.size(2) - 1
+  int64_t window = 0;  // > 0: a query sees the last `window` positions only (itself included)
+  at::Tensor sinks;    // [heads] or undefined: a sink logit per head in every softmax
+};
+
+// q [B, H, Tq, d], k [B, H, Tk, d], v [B, H, Tk, dv] -> [B, H, Tq, dv].
+at::Tensor causal_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                            const CausalOptions& options);
+
+}  // namespace moe::model
