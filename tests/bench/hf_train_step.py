@@ -4,7 +4,10 @@ training step in transformers, on this CPU with the same threads, batch and opti
 
 usage: hf_train_step.py MOE_TRAIN WORKDIR [--threads 2] [--steps 6]
 Both sides run in this one invocation, one after the other per family; the ratio is
-transformers' median step time divided by moe-train's.
+transformers' median step time divided by moe-train's. The GEMM floor is the step's matrix-product
+FLOPs (step_flops: every projection, the active experts, the router and the head, forward and
+backward, plus causal attention's scores) divided by the best float32 GEMM rate measured in the
+same invocation with the same threads: no step that does this math in float32 here is faster.
 """
 import argparse
 import json
@@ -32,6 +35,37 @@ FAMILIES = [
      dict(num_experts=64, num_experts_per_tok=8, intermediate_size=256, norm_topk_prob=False,
           eos_token_id=4095, pad_token_id=1)),
 ]
+
+
+def step_flops(config, batch, seq):
+    """Matrix-product FLOPs of one training step (forward 2, backward 4 per multiply-add)."""
+    dim, layers, heads = config.hidden_size, config.num_hidden_layers, config.num_attention_heads
+    head_dim = getattr(config, "head_dim", None) or dim // heads
+    kv = config.num_key_value_heads
+    experts = getattr(config, "num_local_experts", None) or config.num_experts
+    hidden = getattr(config, "moe_intermediate_size", None) or config.intermediate_size
+    shared = getattr(config, "shared_expert_intermediate_size", 0) or 0
+    per_layer = (2 * dim * heads * head_dim + 2 * dim * kv * head_dim  # q, o; k, v
+                 + dim * experts + config.num_experts_per_tok * 3 * dim * hidden
+                 + (3 * dim * shared + dim if shared else 0))
+    tokens = batch * seq
+    matmuls = 6 * tokens * (layers * per_layer + dim * config.vocab_size)
+    attention = 6 * layers * batch * seq * seq * heads * head_dim  # causal: half of 12 T^2 d
+    return matmuls + attention
+
+
+def best_gemm_flops_per_s(dim):
+    """The best float32 rate of [1024, dim] x [dim, n] products, n in 1024..4096."""
+    best = 0.0
+    for n in (1024, 2048, 4096):
+        a, b = torch.randn(1024, dim), torch.randn(dim, n)
+        for _ in range(3):
+            torch.mm(a, b)
+        start = time.perf_counter()
+        for _ in range(10):
+            torch.mm(a, b)
+        best = max(best, 10 * 2 * 1024 * dim * n / (time.perf_counter() - start))
+    return best
 
 
 def reference_step_ms(model, tokens, steps):
@@ -76,9 +110,11 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.workdir, exist_ok=True)
+    rate = best_gemm_flops_per_s(COMMON["hidden_size"])
+    print(f"best float32 GEMM here: {rate / 1e9:.0f} GFLOP/s")
     print(f"| family | experts, top-k | parameters | moe-train ms/step | transformers ms/step "
-          f"| transformers / moe-train |")
-    print("|---|---|---|---|---|---|")
+          f"| transformers / moe-train | GEMM floor ms | floor / moe-train |")
+    print("|---|---|---|---|---|---|---|---|")
     for family, config_name, model_name, kwargs in FAMILIES:
         torch.manual_seed(0)
         config = getattr(transformers, config_name)(**{**COMMON, **kwargs})
@@ -91,8 +127,10 @@ def main():
         ref = reference_step_ms(model, tokens, args.steps)
         experts = getattr(config, "num_local_experts", None) or config.num_experts
         params = sum(p.numel() for p in model.parameters())
+        floor = step_flops(config, args.batch, args.seq) / rate * 1e3
         print(f"| {family} | {experts}, {config.num_experts_per_tok} | {params / 1e6:.1f} M "
-              f"| {ours:.0f} | {ref:.0f} | {ref / ours:.2f} |", flush=True)
+              f"| {ours:.0f} | {ref:.0f} | {ref / ours:.2f} | {floor:.0f} | {floor / ours:.2f} |",
+              flush=True)
 
 
 if __name__ == "__main__":
