@@ -61,7 +61,7 @@ at::Tensor sum_rows(const at::Tensor& t, const at::Tensor& rows) {
   // Split by expert and column block so that no two chunks share an output element.
   constexpr int64_t kCols = 256;
   const int64_t blocks = (X + kCols - 1) / kCols;
-  kernel_backend(t).parallel_for(E * blocks, 1, [&](int64_t begin, int64_t end) {
+  parallel_over(t, E * blocks, 1, [&](int64_t begin, int64_t end) {
     torch::NoGradGuard no_grad;
     for (int64_t i = begin; i < end; ++i) {
       const int64_t e = i / blocks, x0 = (i % blocks) * kCols, x1 = std::min(X, x0 + kCols);
@@ -90,7 +90,7 @@ bool differentiable(const at::Tensor& a, const at::Tensor& b) {
 }
 
 // fn(e, used rows of e) for every expert of x [E, C, ...]: in parallel over the experts on the
-// kernels' pool, each expert's GEMM on one thread (the pool makes nested OpenMP calls serial).
+// CPU's OpenMP team (parallel_over), each expert's GEMM on one thread (nested calls run serial).
 // One multithreaded GEMM per expert, one after the other, would pay OpenMP's fork and join for
 // every expert and GEMM (docs/BENCHMARKS.md, "Ragged expert GEMMs"). When autograd must record,
 // on this thread, one after the other.
@@ -101,10 +101,11 @@ void for_each_expert(const at::Tensor& x, const at::Tensor& rows, bool record, F
     for (int64_t e = 0; e < experts; ++e) fn(e, rows_of(rows, e, capacity));
     return;
   }
-  kernel_backend(x).parallel_for(experts, 1, [&](int64_t begin, int64_t end) {
+  const auto each = [&](int64_t begin, int64_t end) {
     torch::NoGradGuard no_grad;
     for (int64_t e = begin; e < end; ++e) fn(e, rows_of(rows, e, capacity));
-  });
+  };
+  parallel_over(x, experts, 1, each);
 }
 
 }  // namespace

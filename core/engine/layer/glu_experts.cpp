@@ -49,7 +49,7 @@ at::Tensor run_of(const at::Tensor& t, int64_t e, int64_t r0, int64_t r1) {
   return t[e].slice(0, r0, r1);
 }
 
-// In one pass over each run of rows, on the kernels' pool: g += bg, u += bu (in place), then
+// In one pass over each run of rows (parallel_over): g += bg, u += bu (in place), then
 // a = s(g) * t(u). The runs stay in cache between the steps.
 void combine_rows(at::Tensor& g, const at::Tensor& bg, at::Tensor& u, const at::Tensor& bu,
                   at::Tensor& a, const GluCombine& c, const at::Tensor& rows) {
