@@ -23,6 +23,7 @@ Command add_plan_command(CLI::App& app);
 Command add_tokenize_command(CLI::App& app);
 Command add_forward_command(CLI::App& app);
 Command add_generate_command(CLI::App& app);
+Command add_analyze_command(CLI::App& app);
 Command add_import_hf_command(CLI::App& app);
 Command add_export_hf_command(CLI::App& app);
 

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   add(add_tokenize_command);
   add(add_forward_command);
   add(add_generate_command);
+  add(add_analyze_command);
   add(add_import_hf_command);
   add(add_export_hf_command);
 

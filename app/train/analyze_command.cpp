@@ -1,0 +1,177 @@
+// moe-train analyze --model DIR_OR_RUN --data CORPUS (docs/INFERENCE.md, "Routing analysis"): a
+// corpus through a decoder without training, each MoE layer's routing counted (infer/analysis.h).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "data/batch_source.h"
+#include "infer/analysis.h"
+#include "model/decoder_model.h"
+#include "model_input.h"
+#include "tokenize/tokenizer.h"
+#include "train/input_error.h"
+
+namespace moe::train {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct AnalyzeOptions {
+  std::string model_path, data_path, data_kind, out_path, tokens_out, dtype;
+  std::string capacity_factors = "1,1.25,2";
+  int64_t tokens = 0, batch_size = 0;
+  std::vector<std::string> overrides;
+};
+
+std::vector<double> parse_factors(const std::string& list) {
+  std::vector<double> factors;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    double f = 0;
+    try {
+      f = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !(f > 0)) {
+      throw InputError("--capacity-factors: '" + item + "' is not a positive number");
+    }
+    factors.push_back(f);
+  }
+  if (factors.empty()) throw InputError("--capacity-factors: empty list");
+  return factors;
+}
+
+// --data-kind, else the model's own corpus kind, else from the path (*.jsonl or a folder: jsonl;
+// PREFIX.bin beside PREFIX.idx: megatron; otherwise text).
+protocol::DataKind data_kind(const AnalyzeOptions& o, protocol::DataKind own) {
+  using protocol::DataKind;
+  if (o.data_kind == "text") return DataKind::Text;
+  if (o.data_kind == "jsonl") return DataKind::Jsonl;
+  if (o.data_kind == "megatron") return DataKind::Megatron;
+  if (!o.data_kind.empty()) {
+    throw InputError("--data-kind: '" + o.data_kind + "' is not text, jsonl or megatron");
+  }
+  if (own == DataKind::Text || own == DataKind::Jsonl || own == DataKind::Megatron) return own;
+  const fs::path p(o.data_path);
+  if (fs::exists(p.string() + ".bin") && fs::exists(p.string() + ".idx")) return DataKind::Megatron;
+  if (p.extension() == ".jsonl") return DataKind::Jsonl;
+  return DataKind::Text;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw InputError("cannot write '" + path + "'");
+}
+
+int run_analyze(const AnalyzeOptions& o) {
+  ModelInput input = with_overrides(read_model_input(o.model_path), o.overrides);
+  if (input.config.model.kind != protocol::ModelKind::Decoder) {
+    throw InputError(input.what + ": analyze runs decoders (model.kind \"decoder\"), got \"" +
+                     protocol::to_string(input.config.model.kind) + "\"");
+  }
+  if (!fs::exists(o.data_path)) throw InputError("--data: '" + o.data_path + "' does not exist");
+  if (o.tokens < 0) throw InputError("--tokens: must be >= 0");
+  if (o.batch_size < 0) throw InputError("--batch-size: must be >= 0");
+  auto config = input.config;
+  config.data.kind = data_kind(o, config.data.kind);
+  config.data.path = o.data_path;
+  infer::AnalysisOptions options;
+  options.capacity_factors = parse_factors(o.capacity_factors);
+
+  const auto scalar = compute_dtype(input, o.dtype);
+  auto built = build_model(input, scalar);
+  built->eval();
+  auto& decoder = dynamic_cast<model::DecoderModelImpl&>(*built);
+  data::SourceOptions source_options;
+  source_options.run_tokenizer_dir = input.tokenizer_dir;
+  auto source = data::make_batch_source(config, at::kCPU, source_options);
+  const int64_t batch = o.batch_size > 0 ? o.batch_size : config.train.batch_size;
+  const int64_t per_batch = batch * config.model.seq_len;
+  const int64_t wanted = o.tokens > 0 ? o.tokens : source->train_samples() * config.model.seq_len;
+  const int64_t batches = std::max<int64_t>(1, (wanted + per_batch - 1) / per_batch);
+  std::cerr << "analyze: " << input.what << " on " << source->describe() << ", " << batches
+            << " batches of " << batch << " x " << config.model.seq_len << " tokens\n";
+
+  infer::RoutingAnalysis analysis(decoder, options);
+  nlohmann::json ids = nlohmann::json::array();
+  for (int64_t b = 0; b < batches; ++b) {
+    const auto inputs = source->next_train(batch).inputs;
+    analysis.add_batch(inputs);
+    if (!o.tokens_out.empty()) {
+      const auto rows = inputs.to(at::kLong).contiguous();
+      for (int64_t r = 0; r < rows.size(0); ++r) {
+        const int64_t* p = rows[r].data_ptr<int64_t>();
+        ids.push_back(std::vector<int64_t>(p, p + rows.size(1)));
+      }
+    }
+    std::cerr << "\ranalyze: batch " << (b + 1) << "/" << batches << ", " << analysis.tokens()
+              << " tokens" << std::flush;
+  }
+  std::cerr << "\n";
+
+  std::optional<tokenize::Tokenizer> tokenizer;
+  const auto tokenizer_file = fs::path(input.tokenizer_dir) / "tokenizer.json";
+  if (!input.tokenizer_dir.empty() && fs::exists(tokenizer_file)) {
+    tokenizer = tokenize::Tokenizer::from_file(tokenizer_file.string());
+  }
+  std::function<std::string(int64_t)> piece;
+  if (tokenizer) {
+    piece = [&](int64_t id) { return tokenizer->decode({static_cast<std::uint32_t>(id)}, false); };
+  }
+  nlohmann::json report = analysis.report(piece);
+  report["model"] = input.what;
+  report["data"] = o.data_path;
+  report["batch_size"] = batch;
+  report["seq_len"] = config.model.seq_len;
+  if (!o.out_path.empty()) write_text(o.out_path, report.dump(1) + "\n");
+  if (!o.tokens_out.empty()) write_text(o.tokens_out, ids.dump() + "\n");
+
+  for (const auto& a : analysis.layers()) {
+    const auto b = infer::balance_of(a.load);
+    std::cerr << "layer " << a.layer << ": cv " << b.cv << ", max/mean " << b.max_over_mean
+              << ", dead " << b.dead;
+    for (size_t f = 0; f < a.dropped.size(); ++f) {
+      std::cerr << ", drop@" << options.capacity_factors[f] << " "
+                << 100.0 * static_cast<double>(a.dropped[f]) /
+                       static_cast<double>(std::max<int64_t>(a.tokens * a.top_k, 1))
+                << "%";
+    }
+    std::cerr << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_analyze_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "analyze", "Run a corpus through a decoder and record each MoE layer's routing (JSON)");
+  auto o = std::make_shared<AnalyzeOptions>();
+  cmd->add_option("--model", o->model_path,
+                  "Hugging Face model folder, run directory or checkpoint step directory")
+      ->required();
+  cmd->add_option("--data", o->data_path, "corpus: text, JSON Lines or a Megatron prefix")
+      ->required();
+  cmd->add_option("--data-kind", o->data_kind,
+                  "text, jsonl or megatron (default: the model's own, else from the path)");
+  cmd->add_option("--tokens", o->tokens, "tokens to analyse (default: one pass over the corpus)");
+  cmd->add_option("--batch-size", o->batch_size, "sequences per batch (default train.batch_size)");
+  cmd->add_option("--capacity-factors", o->capacity_factors,
+                  "comma-separated capacity factors for the dropped share");
+  cmd->add_option("--out", o->out_path, "JSON file to write");
+  cmd->add_option("--tokens-out", o->tokens_out,
+                  "write the analysed token ids (forward's --tokens format)");
+  cmd->add_option("--dtype", o->dtype, "compute in float32, float64 or bfloat16");
+  cmd->add_option("--set", o->overrides, "Override a key of the model's config: key.path=value")
+      ->type_name("KEY=VALUE");
+  return [o]() { return run_analyze(*o); };
+}
+
+}  // namespace moe::train
