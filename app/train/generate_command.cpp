@@ -61,9 +61,11 @@ std::vector<std::string> read_prompt_lines(const std::string& path) {
 
 // The ids generation stops after by default: a Hugging Face folder's eos_token_id (its
 // generation_config.json's, else config.json's; a number or a list), a run's data.eos_token.
+// A run keeps the files of the folder it started from beside its config (tokenizer_dir).
 std::vector<int64_t> default_stop_tokens(const ModelInput& input, const std::string& model_path) {
+  const auto folder = input.tokenizer_dir.empty() ? model_path : input.tokenizer_dir;
   for (const char* name : {"generation_config.json", "config.json"}) {
-    const auto file = fs::path(model_path) / name;
+    const auto file = fs::path(folder) / name;
     if (!fs::exists(file)) continue;
     std::ifstream in(file);
     const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);

@@ -49,7 +49,7 @@ std::vector<at::Tensor> FfnExpertsImpl::backward(const at::Tensor& grad_y,
                                                  const ExpertsSaved& saved,
                                                  const std::vector<at::Tensor>& w, bool want_input,
                                                  bool want_weights) const {
-  const ExpertFfnSaved s{saved.at(0), saved.at(1), saved.at(2)};
+  const ExpertFfnSaved s{saved.at(0), saved.at(1), saved.at(2), /*rows=*/{}};
   auto g = expert_ffn_backward(grad_y, s, ffn_weights(w), act_, want_input, want_weights);
   return {g.d, g.fc1_w, g.fc1_b, g.fc2_w, g.fc2_b};
 }
