@@ -3,14 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands.h"
 #include "data/batch_source.h"
 #include "infer/analysis.h"
+#include "layer/load_metrics.h"
 #include "model/decoder_model.h"
 #include "model_input.h"
-#include "tokenize/tokenizer.h"
 #include "train/input_error.h"
 
 namespace moe::train {
@@ -21,31 +20,10 @@ namespace fs = std::filesystem;
 
 struct AnalyzeOptions {
   std::string model_path, data_path, data_kind, out_path, tokens_out, dtype;
-  std::string capacity_factors = "1,1.25,2";
+  std::vector<double> capacity_factors{1.0, 1.25, 2.0};
   int64_t tokens = 0, batch_size = 0;
   std::vector<std::string> overrides;
 };
-
-std::vector<double> parse_factors(const std::string& list) {
-  std::vector<double> factors;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    size_t used = 0;
-    double f = 0;
-    try {
-      f = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !(f > 0)) {
-      throw InputError("--capacity-factors: '" + item + "' is not a positive number");
-    }
-    factors.push_back(f);
-  }
-  if (factors.empty()) throw InputError("--capacity-factors: empty list");
-  return factors;
-}
 
 // --data-kind, else the model's own corpus kind, else from the path (*.jsonl or a folder: jsonl;
 // PREFIX.bin beside PREFIX.idx: megatron; otherwise text).
@@ -72,10 +50,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 int run_analyze(const AnalyzeOptions& o) {
   ModelInput input = with_overrides(read_model_input(o.model_path), o.overrides);
-  if (input.config.model.kind != protocol::ModelKind::Decoder) {
-    throw InputError(input.what + ": analyze runs decoders (model.kind \"decoder\"), got \"" +
-                     protocol::to_string(input.config.model.kind) + "\"");
-  }
+  require_decoder(input, "analyze");
   if (!fs::exists(o.data_path)) throw InputError("--data: '" + o.data_path + "' does not exist");
   if (o.tokens < 0) throw InputError("--tokens: must be >= 0");
   if (o.batch_size < 0) throw InputError("--batch-size: must be >= 0");
@@ -83,7 +58,7 @@ int run_analyze(const AnalyzeOptions& o) {
   config.data.kind = data_kind(o, config.data.kind);
   config.data.path = o.data_path;
   infer::AnalysisOptions options;
-  options.capacity_factors = parse_factors(o.capacity_factors);
+  options.capacity_factors = o.capacity_factors;
 
   const auto scalar = compute_dtype(input, o.dtype);
   auto built = build_model(input, scalar);
@@ -116,11 +91,7 @@ int run_analyze(const AnalyzeOptions& o) {
   }
   std::cerr << "\n";
 
-  std::optional<tokenize::Tokenizer> tokenizer;
-  const auto tokenizer_file = fs::path(input.tokenizer_dir) / "tokenizer.json";
-  if (!input.tokenizer_dir.empty() && fs::exists(tokenizer_file)) {
-    tokenizer = tokenize::Tokenizer::from_file(tokenizer_file.string());
-  }
+  const auto tokenizer = read_tokenizer(input);
   std::function<std::string(int64_t)> piece;
   if (tokenizer) {
     piece = [&](int64_t id) { return tokenizer->decode({static_cast<std::uint32_t>(id)}, false); };
@@ -134,9 +105,9 @@ int run_analyze(const AnalyzeOptions& o) {
   if (!o.tokens_out.empty()) write_text(o.tokens_out, ids.dump() + "\n");
 
   for (const auto& a : analysis.layers()) {
-    const auto b = infer::balance_of(a.load);
+    const auto b = layer::load_stats_from_counts(a.load, a.load, 0);
     std::cerr << "layer " << a.layer << ": cv " << b.cv << ", max/mean " << b.max_over_mean
-              << ", dead " << b.dead;
+              << ", dead " << b.dead_experts;
     for (size_t f = 0; f < a.dropped.size(); ++f) {
       std::cerr << ", drop@" << options.capacity_factors[f] << " "
                 << 100.0 * static_cast<double>(a.dropped[f]) /
@@ -164,7 +135,10 @@ Command add_analyze_command(CLI::App& app) {
   cmd->add_option("--tokens", o->tokens, "tokens to analyse (default: one pass over the corpus)");
   cmd->add_option("--batch-size", o->batch_size, "sequences per batch (default train.batch_size)");
   cmd->add_option("--capacity-factors", o->capacity_factors,
-                  "comma-separated capacity factors for the dropped share");
+                  "comma-separated capacity factors for the dropped share")
+      ->delimiter(',')
+      ->check(positive_number())
+      ->capture_default_str();
   cmd->add_option("--out", o->out_path, "JSON file to write");
   cmd->add_option("--tokens-out", o->tokens_out,
                   "write the analysed token ids (forward's --tokens format)");

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace moe::train {
 
@@ -13,6 +14,26 @@ constexpr int kExitRuntimeFailure = 1;
 constexpr int kExitBadInput = 2;  // an InputError, ConfigError, DataError or unreadable tensors
 
 using Command = std::function<int()>;
+
+// A number above zero (or at least zero); CLI11's own checks print the whole range of a double.
+inline CLI::Validator number_check(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& value) -> std::string {
+        double number = 0;
+        if (!CLI::detail::lexical_cast(value, number) ||
+            !(number > 0 || (zero_allowed && number == 0)))
+          return std::string(zero_allowed ? "must be zero or more" : "must be a positive number") +
+                 ", got " + value;
+        return {};
+      },
+      zero_allowed ? "NON-NEGATIVE" : "POSITIVE");
+}
+inline CLI::Validator positive_number() {
+  return number_check(false);
+}
+inline CLI::Validator non_negative_number() {
+  return number_check(true);
+}
 
 Command add_validate_command(CLI::App& app);
 Command add_replay_command(CLI::App& app);

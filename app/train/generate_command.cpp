@@ -129,15 +129,8 @@ class TextStream {
 int run_generate(GenerateOptions options) {
   ModelInput input = with_overrides(read_model_input(options.model_path), options.overrides);
   input.config.moe.capacity_factor = 0.0;  // dropless: generation never drops a token
-  if (input.config.model.kind != protocol::ModelKind::Decoder) {
-    throw InputError(input.what + ": generate runs decoders (model.kind \"decoder\"), got \"" +
-                     protocol::to_string(input.config.model.kind) + "\"");
-  }
-  std::optional<tokenize::Tokenizer> tokenizer;
-  const auto tokenizer_file = fs::path(input.tokenizer_dir) / "tokenizer.json";
-  if (!input.tokenizer_dir.empty() && fs::exists(tokenizer_file)) {
-    tokenizer = tokenize::Tokenizer::from_file(tokenizer_file.string());
-  }
+  require_decoder(input, "generate");
+  const auto tokenizer = read_tokenizer(input);
   std::vector<std::vector<int64_t>> prompts;
   if (!options.tokens_file.empty()) {
     prompts = read_token_rows(options.tokens_file, input.config.model.vocab);
@@ -228,14 +221,14 @@ Command add_generate_command(CLI::App& app) {
   prompt->excludes(prompts)->excludes(tokens);
   prompts->excludes(tokens);
   cmd->add_option("--max-new-tokens", o.generation.max_new_tokens, "tokens to generate at most")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_flag("--greedy", s.greedy, "always the likeliest token (no sampling)");
   cmd->add_option("--temperature", s.temperature, "divides the logits before sampling")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   cmd->add_option("--top-k", s.top_k, "sample from the k likeliest tokens (0: all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--top-p", s.top_p, "sample from the likeliest tokens up to probability p")
       ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"))
       ->capture_default_str();

@@ -74,6 +74,19 @@ at::ScalarType compute_dtype(const ModelInput& input, const std::string& name) {
   throw InputError("--dtype: \"" + name + "\" is not one of float32, float64, bfloat16");
 }
 
+void require_decoder(const ModelInput& input, const std::string& command) {
+  if (input.config.model.kind == protocol::ModelKind::Decoder) return;
+  throw InputError(input.what + ": " + command + " runs decoders (model.kind \"decoder\"), got \"" +
+                   protocol::to_string(input.config.model.kind) + "\"");
+}
+
+std::optional<tokenize::Tokenizer> read_tokenizer(const ModelInput& input) {
+  if (input.tokenizer_dir.empty()) return std::nullopt;
+  const auto file = fs::path(input.tokenizer_dir) / "tokenizer.json";
+  if (!fs::exists(file)) return std::nullopt;
+  return tokenize::Tokenizer::from_file(file.string());
+}
+
 std::shared_ptr<model::ModelImpl> build_model(const ModelInput& input, at::ScalarType dtype) {
   auto model = model::make_model(input.config);
   model->to(dtype);

@@ -3,12 +3,14 @@
 // (config.json with a model_type), a run directory (its config.json and newest checkpoint) or a
 // checkpoint's step directory.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/safetensors.h"
 #include "model/model.h"
 #include "protocol/run_config.h"
+#include "tokenize/tokenizer.h"
 
 namespace moe::train {
 
@@ -28,6 +30,12 @@ ModelInput with_overrides(ModelInput input, const std::vector<std::string>& over
 
 // --dtype: "float32", "float64" or "bfloat16"; "" is the model's own (train.dtype).
 at::ScalarType compute_dtype(const ModelInput& input, const std::string& name);
+
+// InputError unless the model is a decoder (model.kind "decoder"): `command` runs decoders only.
+void require_decoder(const ModelInput& input, const std::string& command);
+
+// The model's tokenizer.json, when it has one.
+std::optional<tokenize::Tokenizer> read_tokenizer(const ModelInput& input);
 
 // A model of input.config in `dtype` with input.weights loaded; InputError when they do not fit.
 std::shared_ptr<model::ModelImpl> build_model(const ModelInput& input, at::ScalarType dtype);

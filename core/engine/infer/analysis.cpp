@@ -2,23 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
+#include "layer/load_metrics.h"
 #include "layer/routing_plan.h"
 
 namespace moe::infer {
 
 namespace {
-
-// "layers.<i>.moe" -> i.
-int64_t block_index(const std::string& name) {
-  const std::string prefix = "layers.";
-  const auto end = name.find('.', prefix.size());
-  if (name.rfind(prefix, 0) != 0 || end == std::string::npos) {
-    throw std::logic_error("analysis: unexpected MoE layer name '" + name + "'");
-  }
-  return std::stoll(name.substr(prefix.size(), end - prefix.size()));
-}
 
 std::vector<int64_t> to_vector(const at::Tensor& t) {
   const auto c = t.to(at::kCPU, at::kLong).contiguous();
@@ -27,33 +17,11 @@ std::vector<int64_t> to_vector(const at::Tensor& t) {
 
 }  // namespace
 
-Balance balance_of(const std::vector<int64_t>& load) {
-  Balance b;
-  if (load.empty()) return b;
-  double sum = 0, sq = 0;
-  int64_t most = 0;
-  for (const int64_t v : load) {
-    sum += static_cast<double>(v);
-    most = std::max(most, v);
-    if (v == 0) ++b.dead;
-  }
-  const double mean = sum / static_cast<double>(load.size());
-  for (const int64_t v : load)
-    sq += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
-  if (mean > 0) {
-    b.cv = std::sqrt(sq / static_cast<double>(load.size())) / mean;
-    b.max_over_mean = static_cast<double>(most) / mean;
-  }
-  return b;
-}
-
 RoutingAnalysis::RoutingAnalysis(model::DecoderModelImpl& model, AnalysisOptions options)
     : model_(model), options_(std::move(options)) {
-  for (const auto& item : model_.named_modules()) {
-    auto* moe = dynamic_cast<layer::MoeLayerImpl*>(item.value().get());
-    if (!moe) continue;
+  for (auto& [index, moe] : model_.moe_blocks()) {
     LayerAnalysis a;
-    a.layer = block_index(item.key());
+    a.layer = index;
     a.experts = moe->config().experts;
     a.top_k = moe->config().top_k;
     a.load.assign(a.experts, 0);
@@ -61,7 +29,7 @@ RoutingAnalysis::RoutingAnalysis(model::DecoderModelImpl& model, AnalysisOptions
     a.co_selected.assign(a.experts * a.experts, 0);
     a.token_counts.resize(a.experts);
     layers_.push_back(std::move(a));
-    moes_.push_back(moe);
+    moes_.push_back(moe.get());
   }
   for (size_t i = 0; i < moes_.size(); ++i) {
     moes_[i]->set_input_observer(
@@ -110,7 +78,7 @@ void RoutingAnalysis::count(LayerAnalysis& a, layer::MoeLayerImpl& moe, const at
 nlohmann::json RoutingAnalysis::report(const std::function<std::string(int64_t)>& piece) const {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& a : layers_) {
-    const Balance b = balance_of(a.load);
+    const auto b = layer::load_stats_from_counts(a.load, a.load, 0);
     nlohmann::json drops = nlohmann::json::array();
     const double choices = static_cast<double>(std::max<int64_t>(a.tokens * a.top_k, 1));
     for (size_t f = 0; f < a.dropped.size(); ++f) {
@@ -146,7 +114,7 @@ nlohmann::json RoutingAnalysis::report(const std::function<std::string(int64_t)>
                       {"load", a.load},
                       {"cv", b.cv},
                       {"max_over_mean", b.max_over_mean},
-                      {"dead_experts", b.dead},
+                      {"dead_experts", b.dead_experts},
                       {"capacity", drops},
                       {"co_selection", co},
                       {"top_tokens", top}});

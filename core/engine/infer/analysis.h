@@ -65,12 +65,4 @@ class RoutingAnalysis {
   int64_t tokens_ = 0;
 };
 
-// Balance of a load vector: coefficient of variation (population std / mean), max / mean and the
-// experts with no tokens.
-struct Balance {
-  double cv = 0, max_over_mean = 0;
-  int64_t dead = 0;
-};
-Balance balance_of(const std::vector<int64_t>& load);
-
 }  // namespace moe::infer

@@ -29,15 +29,13 @@ Generation generate(model::DecoderModelImpl& model, const std::vector<int64_t>& 
   auto cache = model.make_cache(length + options.max_new_tokens);
   auto start = std::chrono::steady_clock::now();
   auto input = at::tensor(prompt, at::kLong).view({1, length}).to(device);
-  bool prefill = true;
   for (;;) {
     const auto logits = model.logits(input, nullptr, &cache);  // [1, T, V]
     const int64_t token = sampler.next(logits[0][logits.size(1) - 1]);
     out.tokens.push_back(token);
-    if (prefill) {
+    if (out.tokens.size() == 1) {  // the prompt's pass chose it
       out.prefill_seconds = seconds_since(start);
       start = std::chrono::steady_clock::now();
-      prefill = false;
     }
     const bool stop = std::find(options.stop_tokens.begin(), options.stop_tokens.end(), token) !=
                       options.stop_tokens.end();

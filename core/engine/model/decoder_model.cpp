@@ -61,16 +61,21 @@ std::vector<layer::MoeLayer> DecoderModelImpl::moe_layers() const {
   return layers;
 }
 
+std::vector<std::pair<int64_t, layer::MoeLayer>> DecoderModelImpl::moe_blocks() const {
+  std::vector<std::pair<int64_t, layer::MoeLayer>> out;
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    if (blocks_[i]->moe()) out.emplace_back(static_cast<int64_t>(i), blocks_[i]->moe());
+  }
+  return out;
+}
+
 void DecoderModelImpl::set_router_observer(
     std::function<void(int64_t layer, const at::Tensor& logits)> observer) {
-  for (size_t i = 0; i < blocks_.size(); ++i) {
-    layer::MoeLayer moe = blocks_[i]->moe();
-    if (!moe) continue;
+  for (auto& [index, moe] : moe_blocks()) {
     if (!observer) {
       moe->set_input_observer({});
       continue;
     }
-    const int64_t index = static_cast<int64_t>(i);
     layer::MoeLayerImpl* raw = moe.get();
     moe->set_input_observer([observer, index, raw](const at::Tensor& x) {
       const auto tokens = x.reshape({-1, x.size(-1)});

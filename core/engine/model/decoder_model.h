@@ -18,6 +18,8 @@ class DecoderModelImpl : public ModelImpl {
   // inputs, targets int64 [B, T]; task loss = mean next-token cross-entropy over B*T.
   ModelOutput forward(const data::Batch& batch) override;
   std::vector<layer::MoeLayer> moe_layers() const override;
+  // The MoE layers with their decoder-layer index (dense layers left out).
+  std::vector<std::pair<int64_t, layer::MoeLayer>> moe_blocks() const;
 
   // Next-token logits [B, T, vocab] in the model dtype; `losses` (if given) gets the MoE layers'.
   // With a cache (generation): tokens at positions cache->length() onwards, attending to the
