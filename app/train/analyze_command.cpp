@@ -4,13 +4,19 @@
 #include <fstream>
 #include <iostream>
 
+#include <map>
+#include <memory>
+
 #include "commands.h"
 #include "data/batch_source.h"
 #include "infer/analysis.h"
+#include "io/safetensors.h"
 #include "layer/load_metrics.h"
 #include "model/decoder_model.h"
 #include "model_input.h"
+#include "protocol/telemetry_writer.h"
 #include "train/input_error.h"
+#include "train/layer_capture.h"
 
 namespace moe::train {
 
@@ -18,8 +24,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Where a run directory keeps its analysis when --out is not given (docs/INFERENCE.md, "Routing
+// analysis"; the app's run report reads it there).
+constexpr const char* kRunAnalysis = "analysis/analysis.json";
+
 struct AnalyzeOptions {
-  std::string model_path, data_path, data_kind, out_path, tokens_out, dtype;
+  std::string model_path, data_path, data_kind, out_path, tokens_out, dtype, capture_dir;
   std::vector<double> capacity_factors{1.0, 1.25, 2.0};
   int64_t tokens = 0, batch_size = 0;
   std::vector<std::string> overrides;
@@ -48,6 +58,49 @@ void write_text(const std::string& path, const std::string& text) {
   if (!out) throw InputError("cannot write '" + path + "'");
 }
 
+// --capture DIR: the first batch's input of every MoE layer with the weights that routed it, as
+// training's captures are written (train/layer_capture.h), and the model's config.json beside
+// them, so that `moe-train replay` and the app's What-if view open them. One `capture` event per
+// file on stdout (step 0: no training step).
+class AnalysisCapture {
+ public:
+  explicit AnalysisCapture(std::string dir) : dir_(std::move(dir)) {}
+
+  void take(size_t index, layer::MoeLayerImpl& moe, const at::Tensor& x) {
+    if (open_ && !taken_.count(index)) taken_.emplace(index, capture_layer(moe, "", x));
+  }
+
+  // Ends taking; writes the files. Per MoE layer index, the file's name in the directory.
+  std::map<size_t, std::string> write(const protocol::RunConfig& config) {
+    open_ = false;
+    std::map<size_t, std::string> names;
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) throw InputError("--capture: cannot create '" + dir_ + "': " + ec.message());
+    protocol::save_config_file((fs::path(dir_) / "config.json").string(), config);
+    protocol::TelemetryWriter telemetry(&std::cout, "");
+    for (auto& [index, captured] : taken_) {
+      const auto name = LayerCapture::file_name(static_cast<int64_t>(index));
+      const auto path = (fs::path(dir_) / name).string();
+      protocol::CaptureEvent e;
+      e.layer = static_cast<int64_t>(index);
+      e.path = name;  // relative to the directory, as a run's captures are to the run
+      e.tokens = captured.input.size(0);
+      io::write_safetensors(path, capture_file(std::move(captured)));
+      e.bytes = static_cast<int64_t>(fs::file_size(path));
+      telemetry.write_event(e);
+      names[index] = name;
+    }
+    taken_.clear();
+    return names;
+  }
+
+ private:
+  std::string dir_;
+  bool open_ = true;
+  std::map<size_t, CapturedLayer> taken_;
+};
+
 int run_analyze(const AnalyzeOptions& o) {
   ModelInput input = with_overrides(read_model_input(o.model_path), o.overrides);
   require_decoder(input, "analyze");
@@ -59,6 +112,17 @@ int run_analyze(const AnalyzeOptions& o) {
   config.data.path = o.data_path;
   infer::AnalysisOptions options;
   options.capacity_factors = o.capacity_factors;
+  std::unique_ptr<AnalysisCapture> capture;
+  if (!o.capture_dir.empty()) {
+    capture = std::make_unique<AnalysisCapture>(o.capture_dir);
+    options.on_input = [&capture](size_t i, layer::MoeLayerImpl& moe, const at::Tensor& x) {
+      capture->take(i, moe, x);
+    };
+  }
+  std::string out_path = o.out_path;
+  if (out_path.empty() && !input.run_dir.empty()) {
+    out_path = (fs::path(input.run_dir) / kRunAnalysis).string();
+  }
 
   const auto scalar = compute_dtype(input, o.dtype);
   auto built = build_model(input, scalar);
@@ -76,9 +140,11 @@ int run_analyze(const AnalyzeOptions& o) {
 
   infer::RoutingAnalysis analysis(decoder, options);
   nlohmann::json ids = nlohmann::json::array();
+  std::map<size_t, std::string> captured;
   for (int64_t b = 0; b < batches; ++b) {
     const auto inputs = source->next_train(batch).inputs;
     analysis.add_batch(inputs);
+    if (capture && b == 0) captured = capture->write(config);
     if (!o.tokens_out.empty()) {
       const auto rows = inputs.to(at::kLong).contiguous();
       for (int64_t r = 0; r < rows.size(0); ++r) {
@@ -101,7 +167,17 @@ int run_analyze(const AnalyzeOptions& o) {
   report["data"] = o.data_path;
   report["batch_size"] = batch;
   report["seq_len"] = config.model.seq_len;
-  if (!o.out_path.empty()) write_text(o.out_path, report.dump(1) + "\n");
+  if (capture) {
+    report["capture_dir"] = fs::absolute(o.capture_dir).lexically_normal().string();
+    for (const auto& [index, name] : captured) report["layers"][index]["capture"] = name;
+  }
+  if (!out_path.empty()) {
+    const auto parent = fs::path(out_path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    write_text(out_path, report.dump(1) + "\n");
+    std::cerr << "analyze: wrote " << out_path << "\n";
+  }
   if (!o.tokens_out.empty()) write_text(o.tokens_out, ids.dump() + "\n");
 
   for (const auto& a : analysis.layers()) {
@@ -139,7 +215,11 @@ Command add_analyze_command(CLI::App& app) {
       ->delimiter(',')
       ->check(positive_number())
       ->capture_default_str();
-  cmd->add_option("--out", o->out_path, "JSON file to write");
+  cmd->add_option("--out", o->out_path,
+                  "JSON file to write (default for a run directory: <run>/analysis/analysis.json)");
+  cmd->add_option("--capture", o->capture_dir,
+                  "write each MoE layer's input of the first batch and its weights to DIR "
+                  "(layer-<i>.safetensors and config.json: replay and the What-if view read them)");
   cmd->add_option("--tokens-out", o->tokens_out,
                   "write the analysed token ids (forward's --tokens format)");
   cmd->add_option("--dtype", o->dtype, "compute in float32, float64 or bfloat16");

@@ -47,6 +47,7 @@ ModelInput read_model_input(const std::string& path) {
     if (fs::exists(fs::path(run_dir) / name)) input.tokenizer_dir = run_dir;
   }
   input.what = "run " + run_dir + " (" + fs::path(step_dir).filename().string() + ")";
+  input.run_dir = run_dir;
   return input;
 }
 

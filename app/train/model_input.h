@@ -19,6 +19,7 @@ struct ModelInput {
   io::TensorMap weights;      // the engine's parameter names
   std::string tokenizer_dir;  // where tokenizer.json may be ("" when nowhere)
   std::string what;           // for messages: "Hugging Face folder X", "run X step 40"
+  std::string run_dir;  // the run directory the weights are from ("" for a Hugging Face folder)
 };
 
 // InputError / hf::HfError / SafetensorsError naming the path and what is wrong.

@@ -26,6 +26,13 @@ nlohmann::json tiny_mixtral(const std::string& corpus) {
   return c;
 }
 
+// A one-step run of tiny_mixtral on `corpus` in `run_dir`, with its checkpoint.
+void train_tiny_mixtral(const TempDir& dir, const std::string& corpus, const std::string& run_dir) {
+  const auto config = write_config(dir, "config.json", tiny_mixtral(corpus));
+  auto trained = run_moe_train({"run", "--config", config, "--run-dir", run_dir});
+  ASSERT_EQ(trained.exit_status, 0) << trained.err;
+}
+
 // Per expert, how often it is among the k largest logits of a row of [N, E].
 std::vector<int64_t> top_k_counts(const TensorView& logits, int64_t k) {
   const auto values = double_values(logits);
@@ -44,10 +51,8 @@ std::vector<int64_t> top_k_counts(const TensorView& logits, int64_t k) {
 TEST(AnalyzeE2E, CountsEqualTopKOfForwardRouterLogits) {
   TempDir dir;
   const auto corpus = write_text_file(dir.file("corpus.txt"), 6000);
-  const auto config = write_config(dir, "config.json", tiny_mixtral(corpus));
   const auto run_dir = dir.file("run");
-  auto trained = run_moe_train({"run", "--config", config, "--run-dir", run_dir});
-  ASSERT_EQ(trained.exit_status, 0) << trained.err;
+  ASSERT_NO_FATAL_FAILURE(train_tiny_mixtral(dir, corpus, run_dir));
 
   const auto report_path = dir.file("analyze.json");
   const auto ids_path = dir.file("ids.json");
@@ -79,6 +84,37 @@ TEST(AnalyzeE2E, CountsEqualTopKOfForwardRouterLogits) {
   auto bad = run_moe_train({"analyze", "--model", run_dir, "--data", dir.file("missing.txt")});
   EXPECT_EQ(bad.exit_status, 2) << bad.err;
   EXPECT_NE(bad.err.find("missing.txt"), std::string::npos) << bad.err;
+}
+
+// --capture: the first batch's layer inputs and weights as training's captures, which replay reads
+// with the config beside them; without --out, a run keeps its report in <run>/analysis/.
+TEST(AnalyzeE2E, CaptureReplaysAndRunKeepsItsAnalysis) {
+  TempDir dir;
+  const auto corpus = write_text_file(dir.file("corpus.txt"), 6000);
+  const auto run_dir = dir.file("run");
+  ASSERT_NO_FATAL_FAILURE(train_tiny_mixtral(dir, corpus, run_dir));
+
+  const auto capture = dir.file("capture");
+  auto analyzed = run_moe_train({"analyze", "--model", run_dir, "--data", corpus, "--tokens", "300",
+                                 "--batch-size", "2", "--capture", capture});
+  ASSERT_EQ(analyzed.exit_status, 0) << analyzed.err;
+  const auto report = nlohmann::json::parse(read_file(run_dir + "/analysis/analysis.json"));
+  ASSERT_EQ(report.at("layers").size(), 2u);
+  EXPECT_EQ(report.at("capture_dir").get<std::string>(), capture);
+  // One capture event per layer on stdout, each naming its file.
+  EXPECT_NE(analyzed.out.find("\"type\":\"capture\""), std::string::npos) << analyzed.out;
+  const int64_t seq_len = tiny_mixtral(corpus).at("model").at("seq_len").get<int64_t>();
+  for (size_t i = 0; i < 2; ++i) {
+    const auto file = capture + "/" + report.at("layers").at(i).at("capture").get<std::string>();
+    const auto tensors = read_tensor_views(file);
+    ASSERT_TRUE(tensors.count("input")) << file;
+    EXPECT_EQ(tensors.at("input").shape.at(0), 2 * seq_len) << file;  // the first batch
+    const auto out = dir.file("replay-" + std::to_string(i) + ".safetensors");
+    auto replayed = run_moe_train(
+        {"replay", "--config", capture + "/config.json", "--tensors", file, "--out", out});
+    ASSERT_EQ(replayed.exit_status, 0) << replayed.err;
+    EXPECT_EQ(read_tensor_views(out).at("output").shape.at(0), 2 * seq_len);
+  }
 }
 
 }  // namespace

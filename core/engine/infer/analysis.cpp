@@ -32,8 +32,10 @@ RoutingAnalysis::RoutingAnalysis(model::DecoderModelImpl& model, AnalysisOptions
     moes_.push_back(moe.get());
   }
   for (size_t i = 0; i < moes_.size(); ++i) {
-    moes_[i]->set_input_observer(
-        [this, i](const at::Tensor& x) { count(layers_[i], *moes_[i], x); });
+    moes_[i]->set_input_observer([this, i](const at::Tensor& x) {
+      if (options_.on_input) options_.on_input(i, *moes_[i], x);
+      count(layers_[i], *moes_[i], x);
+    });
   }
 }
 

@@ -21,6 +21,9 @@ namespace moe::infer {
 struct AnalysisOptions {
   std::vector<double> capacity_factors{1.0, 1.25, 2.0};
   int64_t top_tokens = 10;  // token ids listed per expert
+  // Called with each MoE layer's input (its index among the MoE layers) before it is counted:
+  // analyze --capture keeps the first batch's (train/layer_capture.h).
+  std::function<void(size_t index, layer::MoeLayerImpl& layer, const at::Tensor& input)> on_input;
 };
 
 // One MoE layer's figures, summed over the batches.

@@ -58,6 +58,27 @@ std::string mib(int64_t bytes) {
 
 }  // namespace
 
+CapturedLayer capture_layer(layer::MoeLayerImpl& module, const std::string& prefix,
+                            const at::Tensor& input) {
+  torch::NoGradGuard no_grad;
+  CapturedLayer c;
+  for (const auto& p : module.named_parameters()) {
+    c.weights[prefix + p.key()] = p.value().detach().clone();
+  }
+  const auto dtype = module.named_parameters().front().value().scalar_type();
+  c.input = input.detach().reshape({-1, input.size(-1)}).to(dtype).clone();
+  if (module.config().bias_balancing.enabled) c.selection_bias = module.selection_bias().clone();
+  return c;
+}
+
+io::TensorMap capture_file(CapturedLayer captured) {
+  io::TensorMap file = std::move(captured.weights);
+  file["input"] = std::move(captured.input);
+  if (captured.selection_bias.defined())
+    file["selection_bias"] = std::move(captured.selection_bias);
+  return file;
+}
+
 LayerCapture::LayerCapture(const protocol::TelemetryConfig& config, const std::string& run_dir,
                            model::ModelImpl& model, const ExpertShards& shards,
                            dist::ProcessGroup& group, protocol::TelemetryWriter& telemetry,
@@ -87,8 +108,11 @@ LayerCapture::~LayerCapture() {
 
 std::string LayerCapture::relative_path(int64_t step, int64_t layer) {
   return std::string(protocol::run_layout::kCaptures) + "/" +
-         protocol::run_layout::step_dir_name(step) + "/layer-" + std::to_string(layer) +
-         ".safetensors";
+         protocol::run_layout::step_dir_name(step) + "/" + file_name(layer);
+}
+
+std::string LayerCapture::file_name(int64_t layer) {
+  return "layer-" + std::to_string(layer) + ".safetensors";
 }
 
 bool LayerCapture::captures(int64_t step) const {
@@ -103,16 +127,7 @@ void LayerCapture::before_step(int64_t step) {
       Layer& l = layers_[i];
       if (l.taken) return;  // later micro-batches of the step
       l.taken = true;
-      torch::NoGradGuard no_grad;
-      // Copies, not views: the optimizer changes the weights before they are written.
-      for (const auto& p : l.module->named_parameters()) {
-        l.weights[l.prefix + p.key()] = p.value().detach().clone();
-      }
-      const auto dtype = l.module->named_parameters().front().value().scalar_type();
-      l.input = x.detach().reshape({-1, x.size(-1)}).to(dtype).clone();
-      if (l.module->config().bias_balancing.enabled) {
-        l.selection_bias = l.module->selection_bias().clone();
-      }
+      l.captured = capture_layer(*l.module, l.prefix, x);
     });
   }
 }
@@ -128,26 +143,24 @@ std::vector<io::TensorMap> LayerCapture::gather(int64_t step) {
       throw std::logic_error("capture at step " + std::to_string(step) +
                              ": a MoE layer saw no input");
     }
-    io::TensorMap file;
+    CapturedLayer whole;
     // The model's names, so that the split experts are recognised; the file has the layer's own.
-    for (auto& [name, t] : shards_.gather(l.weights, group_)) {
-      file[name.substr(l.prefix.size())] = std::move(t);
+    for (auto& [name, t] : shards_.gather(l.captured.weights, group_)) {
+      whole.weights[name.substr(l.prefix.size())] = std::move(t);
     }
     // Every rank's tokens in rank order: the batch the layer routed (docs/ROUTING.md, "Expert
     // parallelism").
-    file["input"] = group_.all_gather(l.input).reshape({-1, l.input.size(1)});
-    if (l.selection_bias.defined()) file["selection_bias"] = l.selection_bias;
-    l.weights.clear();
-    l.input = at::Tensor();
-    l.selection_bias = at::Tensor();
-    files.push_back(std::move(file));
+    const at::Tensor& input = l.captured.input;
+    whole.input = group_.all_gather(input).reshape({-1, input.size(1)});
+    whole.selection_bias = std::move(l.captured.selection_bias);
+    l.captured = CapturedLayer();
+    files.push_back(capture_file(std::move(whole)));
   }
   return files;
 }
 
 std::string LayerCapture::file_path(int64_t step, size_t layer) const {
-  return dir_ + "/step-" + std::to_string(step) + "/layer-" + std::to_string(layer) +
-         ".safetensors";
+  return dir_ + "/step-" + std::to_string(step) + "/" + file_name(static_cast<int64_t>(layer));
 }
 
 bool LayerCapture::fits(int64_t step, const std::vector<io::TensorMap>& files) const {

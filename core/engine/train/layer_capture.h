@@ -19,6 +19,21 @@
 
 namespace moe::train {
 
+// One MoE layer's tensors as a capture keeps them: copies (the optimizer changes the weights
+// before they are written) of its parameters under `prefix` + their names, its input as [N, M] in
+// the parameters' dtype, and the selection bias when bias balancing routes.
+struct CapturedLayer {
+  io::TensorMap weights;
+  at::Tensor input;
+  at::Tensor selection_bias;  // undefined unless bias balancing decides the routing
+};
+CapturedLayer capture_layer(layer::MoeLayerImpl& module, const std::string& prefix,
+                            const at::Tensor& input);
+
+// The file `moe-train replay` and the What-if view read, of a layer captured with prefix "":
+// the weights under the layer's own names, `input` and `selection_bias`.
+io::TensorMap capture_file(CapturedLayer captured);
+
 class LayerCapture {
  public:
   // Made only when telemetry.capture_every > 0; `model`, `shards`, `group`, `telemetry` and `log`
@@ -38,15 +53,15 @@ class LayerCapture {
   void after_step(int64_t step);
 
   static std::string relative_path(int64_t step, int64_t layer);
+  // "layer-<i>.safetensors": the i-th MoE layer of the model (analyze --capture names them so too).
+  static std::string file_name(int64_t layer);
 
  private:
   struct Layer {
     layer::MoeLayerImpl* module = nullptr;
     std::string prefix;  // its parameters' prefix in the model ("blocks.1.moe.")
     bool taken = false;
-    at::Tensor input;           // [N, M] of this rank
-    io::TensorMap weights;      // this rank's, by the model's names
-    at::Tensor selection_bias;  // when bias balancing decides the routing
+    CapturedLayer captured;  // this rank's: the weights by the model's names, input [N, M]
   };
   // The files of `step` as rank 0 writes them (every rank computes the gathers).
   std::vector<io::TensorMap> gather(int64_t step);
