@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "generation_output.h"
 #include "infer/generator.h"
 #include "model/decoder_model.h"
 #include "model_input.h"
@@ -23,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GenerateOptions {
-  std::string model_path, prompts_file, tokens_file, json_out, dtype;
+  std::string model_path, prompts_file, tokens_file, json_out, telemetry, dtype;
   std::vector<std::string> prompts, stops, overrides;
   std::vector<int64_t> stop_tokens;
   bool ignore_eos = false;
@@ -82,50 +83,6 @@ std::vector<int64_t> default_stop_tokens(const ModelInput& input, const std::str
   return {};
 }
 
-std::vector<uint32_t> to_ids32(const std::vector<int64_t>& ids) {
-  return std::vector<uint32_t>(ids.begin(), ids.end());
-}
-
-// A generation's text as it streams: what the ids decode to so far, printed once a piece is whole
-// (a byte-fallback character split over tokens decodes to U+FFFD until its last byte comes).
-class TextStream {
- public:
-  TextStream(const tokenize::Tokenizer* tokenizer, std::vector<std::string> stops, bool print)
-      : tokenizer_(tokenizer), stops_(std::move(stops)), print_(print) {}
-
-  // Adds a token; false when the text now holds a stop string (the text ends after it).
-  bool add(int64_t token) {
-    ids_.push_back(token);
-    if (!tokenizer_) return true;
-    text_ = tokenizer_->decode(to_ids32(ids_));
-    bool go_on = true;
-    for (const auto& stop : stops_) {
-      const auto at = text_.find(stop);
-      if (!stop.empty() && at != std::string::npos) {
-        text_.resize(at + stop.size());
-        go_on = false;
-      }
-    }
-    static const std::string kReplacement = "\xEF\xBF\xBD";
-    const bool partial = text_.size() >= 3 && text_.compare(text_.size() - 3, 3, kReplacement) == 0;
-    if (print_ && (!partial || !go_on) && text_.size() > printed_ &&
-        text_.compare(0, printed_, text_, 0, printed_) == 0) {
-      std::cout << text_.substr(printed_) << std::flush;
-      printed_ = text_.size();
-    }
-    return go_on;
-  }
-  const std::string& text() const { return text_; }
-
- private:
-  const tokenize::Tokenizer* tokenizer_;
-  std::vector<std::string> stops_;
-  bool print_;
-  std::vector<int64_t> ids_;
-  std::string text_;
-  size_t printed_ = 0;
-};
-
 int run_generate(GenerateOptions options) {
   ModelInput input = with_overrides(read_model_input(options.model_path), options.overrides);
   input.config.moe.capacity_factor = 0.0;  // dropless: generation never drops a token
@@ -156,40 +113,47 @@ int run_generate(GenerateOptions options) {
   auto built = build_model(input, compute_dtype(input, options.dtype));
   built->eval();
   auto& decoder = dynamic_cast<model::DecoderModelImpl&>(*built);
+
+  std::ofstream telemetry_file;
+  GenerationOutputOptions out_options;
+  out_options.model = options.model_path;
+  out_options.tokenizer = tokenizer ? &*tokenizer : nullptr;
+  out_options.stops = options.stops;
+  out_options.stream_text = generation.batch_size == 1;
+  if (options.telemetry == "-") {  // the events take stdout
+    out_options.telemetry = &std::cout;
+    out_options.print_text = false;
+  } else if (!options.telemetry.empty()) {
+    telemetry_file.open(options.telemetry);
+    if (!telemetry_file)
+      throw InputError("--telemetry: '" + options.telemetry + "' cannot be written");
+    out_options.telemetry = &telemetry_file;
+  }
+  generation.record_routing = out_options.telemetry != nullptr;
+  GenerationOutput output(out_options, prompts, generation, moe_layers_json(decoder));
   infer::Sampler sampler(generation.sampling);
+  const auto run = infer::generate(decoder, prompts, generation, sampler, &output);
+  output.finish(run);
+
   nlohmann::json tokens_out = nlohmann::json::array(), texts_out = nlohmann::json::array(),
                  finish_out = nlohmann::json::array();
-  double prefill_s = 0, decode_s = 0;
-  int64_t prefill_tokens = 0, decode_tokens = 0;
-  std::vector<double> ttft_ms;
+  double ttft_mean = 0;
   for (size_t i = 0; i < prompts.size(); ++i) {
-    TextStream stream(tokenizer ? &*tokenizer : nullptr, options.stops, tokenizer.has_value());
-    const auto result = infer::generate(decoder, prompts[i], generation, sampler,
-                                        [&](int64_t token) { return stream.add(token); });
-    if (tokenizer) {
-      std::cout << "\n";
-    } else {
-      std::cout << nlohmann::json(result.tokens).dump() << "\n";
-    }
+    const auto& result = run.generations[i];
     auto all = prompts[i];
     all.insert(all.end(), result.tokens.begin(), result.tokens.end());
     tokens_out.push_back(all);
-    texts_out.push_back(stream.text());
-    finish_out.push_back(result.finish);
-    prefill_s += result.prefill_seconds;
-    decode_s += result.decode_seconds;
-    prefill_tokens += static_cast<int64_t>(prompts[i].size());
-    decode_tokens += static_cast<int64_t>(result.tokens.size()) - 1;
-    ttft_ms.push_back(result.prefill_seconds * 1e3);
+    texts_out.push_back(output.text(i));
+    finish_out.push_back(output.finish_reason(i, result));
+    ttft_mean += result.prefill_seconds * 1e3 / static_cast<double>(prompts.size());
   }
-  const double decode_rate = decode_s > 0 ? decode_tokens / decode_s : 0.0;
-  const double prefill_rate = prefill_s > 0 ? prefill_tokens / prefill_s : 0.0;
-  double ttft_mean = 0;
-  for (double t : ttft_ms) ttft_mean += t / static_cast<double>(ttft_ms.size());
-  std::cerr << "generate: " << input.what << ", " << prompts.size() << " prompt(s): prefill "
-            << static_cast<int64_t>(prefill_rate) << " tokens/s, decode "
-            << static_cast<int64_t>(decode_rate) << " tokens/s, time to first token "
-            << static_cast<int64_t>(ttft_mean) << " ms\n";
+  const double decode_rate = run.decode_seconds > 0 ? run.decode_tokens / run.decode_seconds : 0.0;
+  const double prefill_rate =
+      run.prefill_seconds > 0 ? run.prefill_tokens / run.prefill_seconds : 0.0;
+  std::cerr << "generate: " << input.what << ", " << prompts.size() << " prompt(s), batch "
+            << generation.batch_size << ": prefill " << static_cast<int64_t>(prefill_rate)
+            << " tokens/s, decode " << static_cast<int64_t>(decode_rate)
+            << " tokens/s, time to first token " << static_cast<int64_t>(ttft_mean) << " ms\n";
   if (!options.json_out.empty()) {
     nlohmann::json out = {{"tokens", tokens_out},
                           {"text", texts_out},
@@ -223,6 +187,10 @@ Command add_generate_command(CLI::App& app) {
   cmd->add_option("--max-new-tokens", o.generation.max_new_tokens, "tokens to generate at most")
       ->check(positive_number())
       ->capture_default_str();
+  cmd->add_option("--batch-size", o.generation.batch_size,
+                  "sequences decoded together (a finished one's slot takes the next prompt)")
+      ->check(positive_number())
+      ->capture_default_str();
   cmd->add_flag("--greedy", s.greedy, "always the likeliest token (no sampling)");
   cmd->add_option("--temperature", s.temperature, "divides the logits before sampling")
       ->check(positive_number())
@@ -241,6 +209,9 @@ Command add_generate_command(CLI::App& app) {
                 "do not stop at the model's end-of-sequence token(s)");
   cmd->add_option("--json", o.json_out,
                   "write tokens, text, finish reasons and speeds to this JSON file");
+  cmd->add_option("--telemetry", o.telemetry,
+                  "write JSON Lines events (tokens with their experts, step speeds) to this file; "
+                  "- for stdout (then no plain text)");
   cmd->add_option("--dtype", o.dtype,
                   "compute in float32, float64 or bfloat16 (default: the model's own)");
   cmd->add_option("--set", o.overrides, "Override a key of the model's config: key.path=value")

@@ -2,56 +2,172 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
 #include <stdexcept>
+
+#include "trace/phase_timer.h"
 
 namespace moe::infer {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// A slot's sequence in progress.
+struct Busy {
+  size_t prompt = 0;
+  int64_t last = 0;  // the token the next step feeds
+};
+
+class Generator {
+ public:
+  Generator(model::DecoderModelImpl& model, const std::vector<std::vector<int64_t>>& prompts,
+            const GenerationOptions& options, Sampler& sampler, GenerationListener* listener)
+      : model_(model),
+        prompts_(prompts),
+        options_(options),
+        sampler_(sampler),
+        listener_(listener ? listener : &silent_),
+        device_(model.parameters().front().device()) {
+    if (options.record_routing) recorder_.emplace(model);
+    run_.generations.resize(prompts.size());
+  }
+
+  GenerationRun run() {
+    int64_t longest = 0;
+    for (const auto& p : prompts_) longest = std::max<int64_t>(longest, p.size());
+    const int64_t slots =
+        std::max<int64_t>(1, std::min<int64_t>(options_.batch_size, prompts_.size()));
+    auto cache = model_.make_cache(longest + options_.max_new_tokens, slots);
+    std::vector<std::optional<Busy>> busy(static_cast<size_t>(slots));
+    std::deque<size_t> waiting;
+    for (size_t i = 0; i < prompts_.size(); ++i) waiting.push_back(i);
+    for (int64_t step = 0;; ++step) {
+      for (int64_t s = 0; s < slots; ++s) {  // free slots take the next prompts
+        while (!busy[static_cast<size_t>(s)] && !waiting.empty()) {
+          const size_t prompt = waiting.front();
+          waiting.pop_front();
+          busy[static_cast<size_t>(s)] = prefill(cache, s, prompt);
+        }
+      }
+      std::vector<int64_t> rows, fed;
+      for (int64_t s = 0; s < slots; ++s) {
+        if (busy[static_cast<size_t>(s)]) {
+          rows.push_back(s);
+          fed.push_back(busy[static_cast<size_t>(s)]->last);
+        }
+      }
+      if (rows.empty()) break;
+      decode(cache, rows, fed, busy, step);
+    }
+    return std::move(run_);
+  }
+
+ private:
+  // The prompt into `slot`; its first token; the sequence if it goes on.
+  std::optional<Busy> prefill(model::DecoderCache& cache, int64_t slot, size_t prompt) {
+    listener_->on_prompt_start(prompt);
+    const auto& ids = prompts_[prompt];
+    if (ids.empty()) throw std::invalid_argument("generate: a prompt has no tokens");
+    const auto start = Clock::now();
+    cache.clear(slot);
+    cache.use_rows({slot});
+    const int64_t length = static_cast<int64_t>(ids.size());
+    const auto input = at::tensor(ids, at::kLong).view({1, length}).to(device_);
+    const auto logits = model_.logits(input, nullptr, &cache);  // [1, T, V]
+    const int64_t token = sampler_.next(logits[0][length - 1]);
+    auto& generation = run_.generations[prompt];
+    generation.prefill_seconds = seconds_since(start);
+    run_.prefill_seconds += generation.prefill_seconds;
+    run_.prefill_tokens += length;
+    return take(prompt, token, length - 1);
+  }
+
+  // One position of each busy slot.
+  void decode(model::DecoderCache& cache, const std::vector<int64_t>& rows,
+              const std::vector<int64_t>& fed, std::vector<std::optional<Busy>>& busy,
+              int64_t step) {
+    trace::PhaseTimes times;
+    const auto start = Clock::now();
+    std::vector<int64_t> chosen;
+    {
+      trace::ActivePhaseTimes active(&times);
+      cache.use_rows(rows);
+      const auto input =
+          at::tensor(fed, at::kLong).view({static_cast<int64_t>(rows.size()), 1}).to(device_);
+      const auto logits = model_.logits(input, nullptr, &cache);  // [B, 1, V]
+      trace::ScopedPhase phase("sampling");
+      chosen = sampler_.next_rows(logits.select(1, 0));
+    }
+    DecodeStep report;
+    report.step = step;
+    report.batch = static_cast<int64_t>(rows.size());
+    report.seconds = seconds_since(start);
+    report.phase_ms = times.ms();
+    run_.decode_seconds += report.seconds;
+    run_.decode_tokens += report.batch;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      auto& slot = busy[static_cast<size_t>(rows[r])];
+      slot = take(slot->prompt, chosen[r], static_cast<int64_t>(r));
+    }
+    listener_->on_step(report);
+  }
+
+  // `token` chosen for `prompt` from position `n` of the latest pass; the sequence if it goes on.
+  std::optional<Busy> take(size_t prompt, int64_t token, int64_t n) {
+    auto& generation = run_.generations[prompt];
+    generation.tokens.push_back(token);
+    GeneratedToken event;
+    event.prompt = prompt;
+    event.index = static_cast<int64_t>(generation.tokens.size()) - 1;
+    event.id = token;
+    if (recorder_) event.routing = recorder_->choices(n);
+    const bool stop = std::find(options_.stop_tokens.begin(), options_.stop_tokens.end(), token) !=
+                      options_.stop_tokens.end();
+    const bool go_on = listener_->on_token(event);
+    if (stop) {
+      generation.finish = "stop_token";
+    } else if (!go_on) {
+      generation.finish = "stopped";
+    } else if (static_cast<int64_t>(generation.tokens.size()) >= options_.max_new_tokens) {
+      generation.finish = "length";
+    }
+    if (generation.finish.empty()) return Busy{prompt, token};
+    listener_->on_prompt_end(prompt, generation);
+    return std::nullopt;
+  }
+
+  model::DecoderModelImpl& model_;
+  const std::vector<std::vector<int64_t>>& prompts_;
+  const GenerationOptions& options_;
+  Sampler& sampler_;
+  GenerationListener silent_;
+  GenerationListener* listener_;
+  at::Device device_;
+  std::optional<RoutingRecorder> recorder_;
+  GenerationRun run_;
+};
 
 }  // namespace
 
-Generation generate(model::DecoderModelImpl& model, const std::vector<int64_t>& prompt,
-                    const GenerationOptions& options, Sampler& sampler,
-                    const TokenCallback& on_token) {
-  if (prompt.empty()) throw std::invalid_argument("generate: the prompt has no tokens");
+GenerationRun generate(model::DecoderModelImpl& model,
+                       const std::vector<std::vector<int64_t>>& prompts,
+                       const GenerationOptions& options, Sampler& sampler,
+                       GenerationListener* listener) {
   at::NoGradGuard no_grad;
-  Generation out;
   if (options.max_new_tokens <= 0) {
-    out.finish = "length";
-    return out;
+    GenerationRun run;
+    run.generations.resize(prompts.size());
+    for (auto& g : run.generations) g.finish = "length";
+    return run;
   }
-  const auto device = model.parameters().front().device();
-  const int64_t length = static_cast<int64_t>(prompt.size());
-  auto cache = model.make_cache(length + options.max_new_tokens);
-  auto start = std::chrono::steady_clock::now();
-  auto input = at::tensor(prompt, at::kLong).view({1, length}).to(device);
-  for (;;) {
-    const auto logits = model.logits(input, nullptr, &cache);  // [1, T, V]
-    const int64_t token = sampler.next(logits[0][logits.size(1) - 1]);
-    out.tokens.push_back(token);
-    if (out.tokens.size() == 1) {  // the prompt's pass chose it
-      out.prefill_seconds = seconds_since(start);
-      start = std::chrono::steady_clock::now();
-    }
-    const bool stop = std::find(options.stop_tokens.begin(), options.stop_tokens.end(), token) !=
-                      options.stop_tokens.end();
-    const bool go_on = !on_token || on_token(token);
-    if (stop) {
-      out.finish = "stop_token";
-    } else if (!go_on) {
-      out.finish = "stopped";
-    } else if (static_cast<int64_t>(out.tokens.size()) >= options.max_new_tokens) {
-      out.finish = "length";
-    }
-    if (!out.finish.empty()) break;
-    input = at::full({1, 1}, token, at::TensorOptions().dtype(at::kLong).device(device));
-  }
-  out.decode_seconds = seconds_since(start);
-  return out;
+  return Generator(model, prompts, options, sampler, listener).run();
 }
 
 }  // namespace moe::infer

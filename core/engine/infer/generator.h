@@ -1,13 +1,16 @@
 #pragma once
-// Text generation with a decoder (docs/INFERENCE.md): the prompt in one forward pass (prefill)
-// into a KV cache sized for the whole sequence, then one position per step (decode), each next
-// token from the Sampler. One prompt at a time.
+// Text generation with a decoder (docs/INFERENCE.md): prompts share a KV cache of `batch_size`
+// slots. A prompt runs in one forward pass (prefill) into a free slot; then every step decodes
+// one position of each busy slot in one forward pass (rows at their own positions), each next
+// token from the Sampler. A finished sequence's slot takes the next prompt.
 #include <torch/torch.h>
 
-#include <functional>
+#include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "infer/routing_recorder.h"
 #include "infer/sampler.h"
 #include "model/decoder_model.h"
 
@@ -15,24 +18,55 @@ namespace moe::infer {
 
 struct GenerationOptions {
   int64_t max_new_tokens = 64;
-  std::vector<int64_t> stop_tokens;  // generation ends after one of these (it is kept)
+  int64_t batch_size = 1;            // sequences decoded together
+  std::vector<int64_t> stop_tokens;  // a sequence ends after one of these (it is kept)
   SamplingOptions sampling;
+  bool record_routing = false;  // GeneratedToken::routing filled
 };
 
+// One prompt's generation.
 struct Generation {
   std::vector<int64_t> tokens;   // the generated ids, without the prompt
-  std::string finish;            // "stop_token", "length" or "stopped" (by the caller)
+  std::string finish;            // "stop_token", "length" or "stopped" (by the listener)
   double prefill_seconds = 0.0;  // the prompt's forward pass and the first token's choice
-  double decode_seconds = 0.0;   // the steps after the first token
 };
 
-// Called with each generated token as it is chosen; returning false ends the generation (a stop
-// string, the user's Stop).
-using TokenCallback = std::function<bool(int64_t token)>;
+struct GeneratedToken {
+  size_t prompt = 0;
+  int64_t index = 0;  // among the prompt's generated tokens
+  int64_t id = 0;
+  // Each MoE layer's choice for the position whose logits chose the token (record_routing).
+  std::vector<ExpertChoice> routing;
+};
 
-// `model` in eval mode; prompt ids below the vocabulary size, at least one.
-Generation generate(model::DecoderModelImpl& model, const std::vector<int64_t>& prompt,
-                    const GenerationOptions& options, Sampler& sampler,
-                    const TokenCallback& on_token = {});
+struct DecodeStep {
+  int64_t step = 0;
+  int64_t batch = 0;  // sequences in the step
+  double seconds = 0.0;
+  std::map<std::string, double> phase_ms;  // attention, gate, dispatch, experts, combine, sampling
+};
+
+// Told of a generation as it goes; every call from the generating thread.
+class GenerationListener {
+ public:
+  virtual ~GenerationListener() = default;
+  virtual void on_prompt_start(size_t /*prompt*/) {}
+  // Returning false ends the prompt's generation after this token (a stop string, a Stop).
+  virtual bool on_token(const GeneratedToken& /*token*/) { return true; }
+  virtual void on_step(const DecodeStep& /*step*/) {}
+  virtual void on_prompt_end(size_t /*prompt*/, const Generation& /*generation*/) {}
+};
+
+struct GenerationRun {
+  std::vector<Generation> generations;  // one per prompt, in the prompts' order
+  double prefill_seconds = 0.0, decode_seconds = 0.0;
+  int64_t prefill_tokens = 0, decode_tokens = 0;  // decode: tokens chosen by decode steps
+};
+
+// `model` in eval mode; every prompt has ids below the vocabulary size, at least one.
+GenerationRun generate(model::DecoderModelImpl& model,
+                       const std::vector<std::vector<int64_t>>& prompts,
+                       const GenerationOptions& options, Sampler& sampler,
+                       GenerationListener* listener = nullptr);
 
 }  // namespace moe::infer

@@ -34,4 +34,14 @@ int64_t Sampler::next(const at::Tensor& logits) {
   return at::multinomial(z.softmax(0), 1, /*replacement=*/false, generator_).item<int64_t>();
 }
 
+std::vector<int64_t> Sampler::next_rows(const at::Tensor& logits) {
+  if (options_.greedy) {  // one argmax for every row
+    const auto best = logits.to(at::kFloat).argmax(-1).to(at::kCPU).contiguous();
+    return std::vector<int64_t>(best.data_ptr<int64_t>(), best.data_ptr<int64_t>() + best.numel());
+  }
+  std::vector<int64_t> out;
+  for (int64_t r = 0; r < logits.size(0); ++r) out.push_back(next(logits[r]));
+  return out;
+}
+
 }  // namespace moe::infer

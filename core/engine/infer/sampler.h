@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace moe::infer {
 
@@ -22,6 +23,8 @@ class Sampler {
   explicit Sampler(const SamplingOptions& options);
   // logits [V] (any float dtype) -> the chosen token id.
   int64_t next(const at::Tensor& logits);
+  // logits [B, V] -> each row's token, rows drawn in order.
+  std::vector<int64_t> next_rows(const at::Tensor& logits);
 
  private:
   SamplingOptions options_;

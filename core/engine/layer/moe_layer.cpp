@@ -88,6 +88,7 @@ MoeOutput MoeLayerImpl::forward_in_dtype(const at::Tensor& x,
   RouteContext where = route_context();
   if (x.dim() >= 3) where.sequence_tokens = x.size(-2);  // [B, T, M]: B sequences of T tokens
   const auto r = router_->route(gate_tokens, compute.value_or(x.scalar_type()), where);
+  if (routing_observer_) routing_observer_(r);
   const auto tokens = compute ? gate_tokens.to(*compute) : gate_tokens;
   // postscore weights the combine, prescore the dispatch (docs/ROUTING.md, "Dispatch, experts,
   // combine").

@@ -47,6 +47,11 @@ class MoeLayerImpl : public torch::nn::Module {
   void set_input_observer(std::function<void(const at::Tensor&)> observer) {
     input_observer_ = std::move(observer);
   }
+  // Called with each forward pass's routing (the choices and weights it combines with), while set
+  // (generation's per-token telemetry, routing analysis); an empty function removes it.
+  void set_routing_observer(std::function<void(const Routing&)> observer) {
+    routing_observer_ = std::move(observer);
+  }
 
   // Aux-loss-free balancing (docs/ROUTING.md, "Aux-loss-free bias balancing"): call after each
   // optimizer step. The demand summed since the last call is already the group's (every rank
@@ -87,6 +92,7 @@ class MoeLayerImpl : public torch::nn::Module {
   Experts experts_{nullptr};
   ExpertPlacementOnGroup placement_;
   std::function<void(const at::Tensor&)> input_observer_;
+  std::function<void(const Routing&)> routing_observer_;
 };
 TORCH_MODULE(MoeLayer);
 

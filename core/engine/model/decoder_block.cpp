@@ -1,8 +1,11 @@
 #include "model/decoder_block.h"
 
+#include <optional>
+
 #include "model/gqa_attention.h"
 #include "model/mla_attention.h"
 #include "protocol/decoder_layout.h"
+#include "trace/phase_timer.h"
 
 namespace moe::model {
 
@@ -46,8 +49,11 @@ at::Tensor DecoderBlockImpl::feed_forward(const at::Tensor& x, MoeLosses& losses
 }
 
 at::Tensor DecoderBlockImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
-                                     MoeLosses& losses, KvCache* cache) {
+                                     MoeLosses& losses, LayerCache* cache) {
+  std::optional<trace::ScopedPhase> phase;
+  if (cache) phase.emplace("attention");  // generation times attention as a phase of its own
   const auto h = x + self_attn_->forward(input_layernorm_->forward(x), rotary, cache);
+  phase.reset();
   return h + feed_forward(post_attention_layernorm_->forward(h), losses);
 }
 

@@ -22,7 +22,7 @@ class DecoderBlockImpl : public torch::nn::Module {
   DecoderBlockImpl(const protocol::RunConfig& config, bool use_moe, bool sliding);
   // `cache` (optional): this layer's KV cache, x's positions following the cached ones.
   at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, MoeLosses& losses,
-                     KvCache* cache = nullptr);
+                     LayerCache* cache = nullptr);
   // The MoE layer, or an empty holder in a dense layer.
   const layer::MoeLayer& moe() const { return moe_; }
 

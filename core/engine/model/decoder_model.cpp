@@ -1,5 +1,6 @@
 #include "model/decoder_model.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -84,8 +85,8 @@ void DecoderModelImpl::set_router_observer(
   }
 }
 
-DecoderCache DecoderModelImpl::make_cache(int64_t capacity) const {
-  return DecoderCache(static_cast<int64_t>(blocks_.size()), capacity);
+DecoderCache DecoderModelImpl::make_cache(int64_t capacity, int64_t slots) const {
+  return DecoderCache(static_cast<int64_t>(blocks_.size()), capacity, slots);
 }
 
 at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses,
@@ -108,16 +109,35 @@ at::Tensor DecoderModelImpl::logits(const at::Tensor& tokens, MoeLosses* losses,
       cache->rotary = rotary_tables(cache->capacity, protocol::rotary_dim(config_), config_,
                                     x.scalar_type(), x.device());
     }
-    const int64_t start = cache->length();
-    if (start + t > cache->capacity) {
-      throw std::length_error("decoder model: " + std::to_string(start + t) +
+    cache->begin_pass(x.device());
+    const auto& rows = cache->rows;
+    if (tokens.size(0) != static_cast<int64_t>(rows.slots.size())) {
+      throw std::invalid_argument("decoder model: " + std::to_string(tokens.size(0)) +
+                                  " rows for a cache pass over " +
+                                  std::to_string(rows.slots.size()) + " slots");
+    }
+    const int64_t end = *std::max_element(rows.starts.begin(), rows.starts.end()) + t;
+    if (end > cache->capacity) {
+      throw std::length_error("decoder model: " + std::to_string(end) +
                               " positions exceed the KV cache's " +
                               std::to_string(cache->capacity));
     }
-    const RotaryTables rotary{cache->rotary.cos.narrow(0, start, t),
-                              cache->rotary.sin.narrow(0, start, t)};
+    RotaryTables rotary;
+    if (rows.ragged()) {  // each row's own positions: [B, 1, T, d]
+      const auto positions =
+          (rows.start_positions.unsqueeze(1) + at::arange(t, rows.start_positions.options()))
+              .reshape({-1});
+      const auto pick = [&](const at::Tensor& table) {
+        return table.index_select(0, positions).view({tokens.size(0), 1, t, table.size(-1)});
+      };
+      rotary = {pick(cache->rotary.cos), pick(cache->rotary.sin)};
+    } else {
+      const int64_t start = rows.starts.front();
+      rotary = {cache->rotary.cos.narrow(0, start, t), cache->rotary.sin.narrow(0, start, t)};
+    }
     for (size_t i = 0; i < blocks_.size(); ++i) {
-      x = blocks_[i]->forward(x, rotary, sink, &cache->layers[i]);
+      LayerCache layer_cache{cache->layers[i], rows};
+      x = blocks_[i]->forward(x, rotary, sink, &layer_cache);
     }
   }
   x = norm_->forward(x);

@@ -22,12 +22,12 @@ class DecoderModelImpl : public ModelImpl {
   std::vector<std::pair<int64_t, layer::MoeLayer>> moe_blocks() const;
 
   // Next-token logits [B, T, vocab] in the model dtype; `losses` (if given) gets the MoE layers'.
-  // With a cache (generation): tokens at positions cache->length() onwards, attending to the
-  // cached positions too; the cache grows by T.
+  // With a cache (generation): row i continues slot cache->rows.slots[i] at its own length,
+  // attending to its cached positions too; each of those slots grows by T.
   at::Tensor logits(const at::Tensor& tokens, MoeLosses* losses = nullptr,
                     DecoderCache* cache = nullptr);
-  // An empty cache for `capacity` positions of this model's layers.
-  DecoderCache make_cache(int64_t capacity) const;
+  // An empty cache for `slots` sequences of up to `capacity` positions of this model's layers.
+  DecoderCache make_cache(int64_t capacity, int64_t slots = 1) const;
 
   // Called in each forward pass with every MoE layer's decoder-layer index and its router logits
   // [B*T, E] (the gate's, before noise), while set; an empty function removes it.

@@ -30,7 +30,7 @@ GqaAttentionImpl::GqaAttentionImpl(const protocol::ModelConfig& model, int64_t w
 }
 
 at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
-                                     KvCache* cache) {
+                                     LayerCache* cache) {
   const int64_t b = x.size(0), t = x.size(1);
   auto q = q_proj_->forward(x), k = k_proj_->forward(x), v = v_proj_->forward(x);
   if (qk_norm_ == protocol::QkNorm::Full) {  // OLMoE: over the whole projection
@@ -46,20 +46,19 @@ at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
   q = apply_rotary(q.transpose(1, 2), rotary, interleave_);  // [B, H, T, hd]
   k = apply_rotary(k.transpose(1, 2), rotary, interleave_);
   auto vh = v.view({b, t, kv_heads_, head_dim_}).transpose(1, 2);
-  const int64_t offset = cache ? cache->length() : 0;
+  CausalOptions options;
   if (cache) {  // the cache holds the key/value heads before they are shared out
-    auto held = cache->append({k, vh}, 2);
-    k = held[0];
-    vh = held[1];
+    auto held = cache->kv.append({k, vh}, 2, cache->rows);
+    k = held.streams[0];
+    vh = held.streams[1];
+    set_cached_offsets(options, held);
   }
   if (kv_heads_ != heads_) {  // each key/value head serves heads / kv_heads query heads
     const int64_t groups = heads_ / kv_heads_;
     k = k.repeat_interleave(groups, 1);
     vh = vh.repeat_interleave(groups, 1);
   }
-  CausalOptions options;
   options.scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
-  options.offset = offset;
   options.window = window_;
   options.sinks = sinks_;
   const auto y = causal_attention(q, k, vh, options);

@@ -16,7 +16,7 @@ class GqaAttentionImpl : public SelfAttentionImpl {
  public:
   // window > 0: each query sees the last `window` positions only (itself included).
   GqaAttentionImpl(const protocol::ModelConfig& model, int64_t window);
-  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, KvCache* cache) override;
+  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, LayerCache* cache) override;
   int64_t head_dim() const { return head_dim_; }
 
  private:

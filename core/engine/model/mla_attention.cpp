@@ -51,7 +51,7 @@ at::Tensor MlaAttentionImpl::queries(const at::Tensor& x) {
 }
 
 at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
-                                     KvCache* cache) {
+                                     LayerCache* cache) {
   const int64_t b = x.size(0), t = x.size(1);
   const auto q = queries(x);
   const auto q_rot = apply_rotary(q.narrow(-1, nope_dim_, rope_dim_), rotary, interleave_);
@@ -63,10 +63,11 @@ at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
   CausalOptions options;
   options.scale = scale_;
   if (cache) {  // the compressed cache: the normed latent and the shared rotary key per position
-    options.offset = cache->length();
-    auto held = cache->append({latent.unsqueeze(1), k_rot}, 2);  // positions along dim 2
-    latent = held[0].squeeze(1);
-    k_rot = held[1];
+    auto held =
+        cache->kv.append({latent.unsqueeze(1), k_rot}, 2, cache->rows);  // positions along dim 2
+    latent = held.streams[0].squeeze(1);
+    k_rot = held.streams[1];
+    set_cached_offsets(options, held);
   }
   const int64_t tk = latent.size(1);
   const auto kv =

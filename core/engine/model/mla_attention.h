@@ -13,7 +13,7 @@ namespace moe::model {
 class MlaAttentionImpl : public SelfAttentionImpl {
  public:
   explicit MlaAttentionImpl(const protocol::ModelConfig& model);
-  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, KvCache* cache) override;
+  at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary, LayerCache* cache) override;
 
  private:
   // [B, T, D] -> queries [B, H, T, nope + rope], before the rotary embeddings.

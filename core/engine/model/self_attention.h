@@ -14,11 +14,12 @@ namespace moe::model {
 
 class SelfAttentionImpl : public torch::nn::Module {
  public:
-  // x [B, T, D] -> [B, T, D] at positions 0..T-1, or with a cache at positions cache->length()
-  // onwards, attending to the cached positions too (the cache grows by T); `rotary` holds those
-  // positions' rows, with protocol::rotary_dim channels.
+  // x [B, T, D] -> [B, T, D] at positions 0..T-1, or with a cache each row at its slot's
+  // positions onwards (cache->rows), attending to the cached positions too (the cache grows by T);
+  // `rotary` holds those positions' rows ([T, d], or [B, 1, T, d] for rows at their own
+  // positions), with protocol::rotary_dim channels.
   virtual at::Tensor forward(const at::Tensor& x, const RotaryTables& rotary,
-                             KvCache* cache = nullptr) = 0;
+                             LayerCache* cache = nullptr) = 0;
 };
 
 // sliding: this layer attends over the last model.sliding_window positions only.

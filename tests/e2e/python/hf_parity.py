@@ -1,7 +1,8 @@
 """The decoder families against their reference implementation (docs/MODELS.md, "Checked against
 the reference"): tiny random models made and saved by `transformers`, then `moe-train forward` on
 the saved folder, whose logits and router logits must equal the reference's forward pass; a greedy
-generation of 32 tokens (`moe-train generate`, KV cache) equal to the reference's; one
+generation of 32 tokens (`moe-train generate`, KV cache; one prompt at a time and a batch of
+prompts of different lengths) equal to the reference's; one
 training step's loss (with the family's aux loss) and every gradient (`forward --backward`); and
 the round trip import-hf -> run --init-from -> export-hf, loaded back by the reference.
 
@@ -152,32 +153,58 @@ GREEDY_TOKENS = 32
 
 
 def check_greedy(moe_train, family, index, seed, model, folder, vocab):
-    """`moe-train generate --greedy` (KV cache, prompts of different lengths in one call) against
-    the reference's generate(do_sample=False), one prompt at a time: the same 32 tokens."""
+    """`moe-train generate --greedy` (KV cache) against the reference's generate(do_sample=False):
+    prompts of 5 and 9 tokens one at a time, and three prompts of 5, 9 and 3 tokens decoded two
+    at a time (--batch-size 2, the third taking the first free slot) against the reference's batch
+    of the three, left-padded: the same 32 tokens each."""
     generator = torch.Generator().manual_seed(seed + 2000)
-    prompts = [torch.randint(0, vocab, (n,), generator=generator).tolist() for n in (5, 9)]
+    prompts = [torch.randint(0, vocab, (n,), generator=generator).tolist() for n in (5, 9, 3)]
+    model.generation_config.eos_token_id = None  # the full 32 tokens, as --ignore-eos
+    model.generation_config.pad_token_id = 0
+    singles = [reference_greedy(model, [p])[0] for p in prompts[:2]]
+    ok = compare_greedy("one at a time", prompts[:2], ours_greedy(moe_train, folder, prompts[:2], 1),
+                        singles)
+    ok = compare_greedy("batch of 2 slots", prompts, ours_greedy(moe_train, folder, prompts, 2),
+                        reference_greedy(model, prompts)) and ok
+    print(f"{'ok' if ok else 'FAIL'} {family} case {index} seed {seed}: greedy generation of "
+          f"{GREEDY_TOKENS} tokens after prompts of {[len(p) for p in prompts]}, one at a time and "
+          f"batched", flush=True)
+    return ok
+
+
+def ours_greedy(moe_train, folder, prompts, batch_size):
     prompts_file = os.path.join(folder, "prompts.json")
     with open(prompts_file, "w") as f:
         json.dump(prompts, f)
     out_file = os.path.join(folder, "generate.json")
     run([moe_train, "generate", "--model", folder, "--prompt-tokens", prompts_file, "--greedy",
-         "--ignore-eos", "--max-new-tokens", str(GREEDY_TOKENS), "--json", out_file])
+         "--ignore-eos", "--max-new-tokens", str(GREEDY_TOKENS), "--batch-size", str(batch_size),
+         "--json", out_file])
     with open(out_file) as f:
-        ours = json.load(f)["tokens"]
-    model.generation_config.eos_token_id = None  # the full 32 tokens, as --ignore-eos
+        return json.load(f)["tokens"]
+
+
+def reference_greedy(model, prompts):
+    """The reference's greedy continuation of a batch, left-padded as its generate expects: each
+    prompt's ids followed by its new tokens, padding removed."""
+    longest = max(len(p) for p in prompts)
+    ids = torch.tensor([[0] * (longest - len(p)) + p for p in prompts])
+    mask = torch.tensor([[0] * (longest - len(p)) + [1] * len(p) for p in prompts])
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=mask, do_sample=False,
+                             max_new_tokens=GREEDY_TOKENS)
+    return [p + out[i, longest:].tolist() for i, p in enumerate(prompts)]
+
+
+def compare_greedy(what, prompts, ours, refs):
     ok = True
-    for prompt, mine in zip(prompts, ours):
-        with torch.no_grad():
-            ref = model.generate(torch.tensor([prompt]), attention_mask=torch.ones(1, len(prompt),
-                                 dtype=torch.long), do_sample=False,
-                                 max_new_tokens=GREEDY_TOKENS)[0].tolist()
-        same = next((i for i, (a, b) in enumerate(zip(mine, ref)) if a != b), None)
-        if same is not None or len(mine) != len(ref):
+    for prompt, mine, ref in zip(prompts, ours, refs):
+        differs = next((i for i, (a, b) in enumerate(zip(mine, ref)) if a != b), None)
+        if differs is not None or len(mine) != len(ref):
             ok = False
-            print(f"    greedy: prompt of {len(prompt)} differs from the reference at position "
-                  f"{same} (ours {mine[len(prompt):]}, reference {ref[len(prompt):]})", flush=True)
-    print(f"{'ok' if ok else 'FAIL'} {family} case {index} seed {seed}: greedy generation of "
-          f"{GREEDY_TOKENS} tokens after prompts of {[len(p) for p in prompts]}", flush=True)
+            print(f"    greedy ({what}): prompt of {len(prompt)} differs from the reference at "
+                  f"position {differs} (ours {mine[len(prompt):]}, reference {ref[len(prompt):]})",
+                  flush=True)
     return ok
 
 
