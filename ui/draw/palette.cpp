@@ -18,6 +18,14 @@ QColor seriesColor(int index) {
   return kPalette[static_cast<size_t>(index) % kPalette.size()];
 }
 
+QColor expertColor(int expert) {
+  constexpr int kBase = 7;  // seriesColor's colours
+  const int e = expert < 0 ? 0 : expert % (3 * kBase);
+  const QColor base = seriesColor(e % kBase);
+  if (e < kBase) return base;
+  return e < 2 * kBase ? base.lighter(150) : base.darker(150);
+}
+
 QColor phaseColor(const std::string& name) {
   const size_t rank = phaseRank(name);
   if (name == "other") return QColor(190, 190, 190);  // the rest: quiet grey

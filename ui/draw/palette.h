@@ -10,6 +10,11 @@ namespace moe::ui {
 // Series colours, in the order plots use them (colour-blind safe, Okabe–Ito).
 QColor seriesColor(int index);
 
+// An expert's colour wherever one expert is told apart from the others (the Generate tab's
+// tokens, strip and load bars): the series colours, then the same lighter, then darker, so 21
+// experts differ; beyond that they repeat (expert e and e + 21 look alike).
+QColor expertColor(int expert);
+
 // A phase's colour: its place in kPhaseNames' palette order, grey for "other", a lighter palette
 // colour (stable per name) for names outside kPhaseNames.
 QColor phaseColor(const std::string& name);
