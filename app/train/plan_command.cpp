@@ -1,10 +1,16 @@
 // moe-train plan --config FILE|NAME [--profile NAME|FILE] [--nodes K] [--nproc-per-node N]
 // [--max-ranks R] [--json OUT]: predicted memory, communication and step time of the config on a
 // cluster (docs/PLANNER.md). With --nproc-per-node, every valid r on that layout; without, the
-// best layout at each size from 1 to --max-ranks (1024) ranks.
+// best layout at each size from 1 to --max-ranks (1024) ranks. With --decode [--batch B,...]
+// [--context L] [--devices D] [--dtype T]: a decoder's decode speed and inference memory on the
+// profile, or on every shipped device profile when --profile is not given.
+#include <cstdio>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
+#include "plan/decode_estimate.h"
 #include "plan/hardware_profile.h"
 #include "plan/layout_search.h"
 #include "plan/plan_json.h"
@@ -20,6 +26,10 @@ struct PlanOptions {
   std::string config, profile = "h100-sxm", json_out;
   std::vector<std::string> overrides;
   int64_t nodes = 0, nproc_per_node = 0, max_ranks = 1024;
+  bool decode = false, profile_given = false;
+  std::vector<int64_t> batches{1, 8, 32, 256};
+  int64_t context = 2048, devices = 1;
+  std::string dtype;
 };
 
 plan::HardwareProfile load_profile(const std::string& name) {
@@ -30,7 +40,65 @@ plan::HardwareProfile load_profile(const std::string& name) {
   }
 }
 
+std::string gigabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  return text;
+}
+
+// The decode table: a row per profile and batch size.
+int run_decode(const PlanOptions& o, const protocol::RunConfig& config) {
+  if (config.model.kind != protocol::ModelKind::Decoder) {
+    throw InputError(o.config + ": --decode plans a decoder (model.kind \"decoder\")");
+  }
+  std::vector<std::string> profiles{o.profile};
+  if (!o.profile_given) profiles = plan::shipped_profile_names();
+  nlohmann::json rows = nlohmann::json::array();
+  std::printf("%-12s %6s %14s %14s %10s %8s %12s %12s %5s\n", "profile", "batch", "tokens/s",
+              "per sequence", "step ms", "bound", "KV cache", "per device", "fits");
+  for (const auto& name : profiles) {
+    const plan::HardwareProfile profile = load_profile(name);
+    for (int64_t batch : o.batches) {
+      plan::DecodeQuery query{batch, o.context, o.devices, o.dtype};
+      plan::DecodePrediction p;
+      try {
+        p = plan::predict_decode(config, profile, query);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("--decode: ") + e.what());
+      }
+      std::printf("%-12s %6lld %14.0f %14.1f %10.2f %8s %12s %12s %5s\n", name.c_str(),
+                  static_cast<long long>(batch), p.tokens_per_s, p.tokens_per_s / double(batch),
+                  p.step_s * 1e3, p.memory_bound() ? "memory" : "compute",
+                  gigabytes(p.cache_bytes).c_str(), gigabytes(p.device_bytes).c_str(),
+                  p.fits ? "yes" : "no");
+      rows.push_back({{"profile", name},
+                      {"batch", batch},
+                      {"context", o.context},
+                      {"devices", o.devices},
+                      {"dtype", p.query.dtype},
+                      {"tokens_per_s", p.tokens_per_s},
+                      {"step_ms", p.step_s * 1e3},
+                      {"memory_ms", p.memory_s * 1e3},
+                      {"compute_ms", p.compute_s * 1e3},
+                      {"overhead_ms", p.overhead_s * 1e3},
+                      {"experts_touched", p.experts_touched},
+                      {"weight_bytes_read", p.weight_bytes_read},
+                      {"kv_cache_bytes", p.cache_bytes},
+                      {"weight_bytes", p.weight_bytes},
+                      {"device_bytes", p.device_bytes},
+                      {"fits", p.fits}});
+    }
+  }
+  std::printf(
+      "context %lld positions a sequence, %lld device(s) sharing weights and cache evenly "
+      "(communication not counted)\n",
+      static_cast<long long>(o.context), static_cast<long long>(o.devices));
+  if (!o.json_out.empty()) write_file_whole(o.json_out, rows.dump(2) + "\n", "--json");
+  return kExitOk;
+}
+
 int run_plan(const PlanOptions& o) {
+  if (o.decode) return run_decode(o, load_plan_config(o.config, o.overrides));
   if (o.nodes < 0 || o.nproc_per_node < 0 || o.max_ranks < 1) {
     throw InputError("--nodes, --nproc-per-node and --max-ranks must be positive");
   }
@@ -65,15 +133,33 @@ Command add_plan_command(CLI::App& app) {
                   "qwen3-30b-a3b)")
       ->required();
   cmd->add_option("--set", o->overrides, "Override a key: key.path=value (repeatable)");
-  cmd->add_option("--profile", o->profile,
-                  "Hardware profile: a shipped name (h100-sxm, h100-sxm+ib-hdr, ...) or a file "
-                  "from `moe-train bench --calibrate` (default h100-sxm)");
+  auto* profile =
+      cmd->add_option("--profile", o->profile,
+                      "Hardware profile: a shipped name (h100-sxm, h100-sxm+ib-hdr, ...) or a file "
+                      "from `moe-train bench --calibrate` (default h100-sxm)");
   cmd->add_option("--nodes", o->nodes, "Nodes (default: as many as the ranks need)");
   cmd->add_option("--nproc-per-node", o->nproc_per_node,
                   "Ranks per node: plan this layout only, for every valid r");
   cmd->add_option("--max-ranks", o->max_ranks, "Largest world of the scaling table (1024)");
   cmd->add_option("--json", o->json_out, "Write the layouts and the best one as JSON");
-  return [o]() { return run_plan(*o); };
+  cmd->add_flag("--decode", o->decode,
+                "Predict decode tokens/s and inference memory instead (every shipped device "
+                "profile unless --profile is given)");
+  cmd->add_option("--batch", o->batches, "--decode: sequences decoded together (1,8,32,256)")
+      ->delimiter(',')
+      ->check(positive_number());
+  cmd->add_option("--context", o->context, "--decode: positions in each sequence's cache")
+      ->check(positive_number())
+      ->capture_default_str();
+  cmd->add_option("--devices", o->devices, "--decode: devices sharing weights and cache")
+      ->check(positive_number())
+      ->capture_default_str();
+  cmd->add_option("--dtype", o->dtype, "--decode: weights' and cache's dtype (train.dtype)")
+      ->check(CLI::IsMember({"float32", "bfloat16", "float16", "float64"}));
+  return [o, profile]() {
+    o->profile_given = profile->count() > 0;
+    return run_plan(*o);
+  };
 }
 
 }  // namespace moe::train

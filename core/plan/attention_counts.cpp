@@ -108,6 +108,15 @@ double causal_score_flops_per_token(const RunConfig& c) {
   return 2 * t * gqa_widths(c).q * (1 + explicit_share(c));
 }
 
+double decode_attention_flops_per_token(const RunConfig& c, int64_t context) {
+  const double l = double(context);
+  if (is_mla(c)) {
+    const MlaWidths w = mla_widths(c);
+    return 2 * l * w.heads * (w.qk + w.v) + 2 * l * w.kv_rank * w.expanded_kv();
+  }
+  return 4 * l * gqa_widths(c).q;
+}
+
 double attention_saved_elements_per_token(const RunConfig& c) {
   if (is_mla(c)) {
     const MlaWidths w = mla_widths(c);

@@ -1,12 +1,16 @@
-"""Greedy generation at batch 1 in moe-train (`generate`, KV cache) against transformers'
-`generate` on the same CPU and threads, for each family's tiny-but-not-toy model of
+"""Greedy generation in moe-train (`generate`, KV cache) against transformers' `generate` on the
+same CPU and threads, at batch 1, 8 and 32, for each family's tiny-but-not-toy model of
 hf_train_step.py (docs/BENCHMARKS.md, "Generation against transformers").
 
-usage: hf_generate.py MOE_TRAIN WORKDIR [--threads 2] [--prompt 64] [--new 64]
-Both sides generate --new tokens after the same prompt of --prompt random ids, with no
-end-of-sequence token; decode tokens/s counts the tokens after the first (prefill excluded), each
-side by its own clock: moe-train's --json figures, transformers' timed around generate() minus a
-max_new_tokens=1 call (its prefill and first token). The ratio is ours / transformers'.
+usage: hf_generate.py MOE_TRAIN WORKDIR [--threads 2] [--prompt 64] [--new 64] [--batches 1,8,32]
+        [--families mixtral,...]
+At batch B both sides generate --new tokens after the same B prompts of --prompt random ids
+(equal lengths: the reference needs no padding), with no end-of-sequence token. Decode tokens/s
+counts the tokens after each sequence's first (prefill excluded), each side by its own clock:
+moe-train's --json figures (--batch-size B), transformers' timed around generate() minus a
+max_new_tokens=1 call (its prefill and first token). Prefill tokens/s: moe-train's --json figure
+(each prompt prefilled alone into its slot); transformers' B x prompt tokens over that
+max_new_tokens=1 call. The ratios are ours / transformers'.
 """
 import argparse
 import json
@@ -21,42 +25,48 @@ import transformers
 from hf_train_step import COMMON, FAMILIES
 
 
-def reference_decode_tokens_per_s(model, prompt, new, repeats):
-    ids = torch.tensor([prompt])
+def reference_tokens_per_s(model, prompts, new, repeats):
+    """(decode tokens/s, prefill tokens/s, generated ids per prompt) of the reference."""
+    ids = torch.tensor(prompts)
     mask = torch.ones_like(ids)
     model.generation_config.eos_token_id = None
+    model.generation_config.pad_token_id = 0
 
     def timed(n):
         start = time.perf_counter()
         with torch.no_grad():
             out = model.generate(ids, attention_mask=mask, do_sample=False, max_new_tokens=n)
-        return time.perf_counter() - start, out[0, len(prompt):].tolist()
+        return time.perf_counter() - start, out[:, ids.size(1):].tolist()
 
     timed(new)  # warm-up
-    rates, tokens = [], None
+    decode, prefill, tokens = [], [], None
     for _ in range(repeats):
         first, _ = timed(1)
         whole, tokens = timed(new)
-        rates.append((new - 1) / (whole - first))
-    return statistics.median(rates), tokens
+        decode.append(len(prompts) * (new - 1) / (whole - first))
+        prefill.append(ids.numel() / first)
+    return statistics.median(decode), statistics.median(prefill), tokens
 
 
-def ours_decode_tokens_per_s(moe_train, folder, prompt, new, threads, repeats):
-    prompts = os.path.join(folder, "bench-prompt.json")
-    with open(prompts, "w") as f:
-        json.dump([prompt], f)
+def ours_tokens_per_s(moe_train, folder, prompts, new, threads, repeats):
+    """(decode tokens/s, prefill tokens/s, generated ids per prompt) of moe-train generate."""
+    prompts_file = os.path.join(folder, "bench-prompts.json")
+    with open(prompts_file, "w") as f:
+        json.dump(prompts, f)
     out = os.path.join(folder, "bench-generate.json")
-    rates, tokens = [], None
+    decode, prefill, tokens = [], [], None
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     for _ in range(repeats):
-        subprocess.run([moe_train, "generate", "--model", folder, "--prompt-tokens", prompts,
-                        "--greedy", "--ignore-eos", "--max-new-tokens", str(new), "--json", out],
+        subprocess.run([moe_train, "generate", "--model", folder, "--prompt-tokens", prompts_file,
+                        "--greedy", "--ignore-eos", "--max-new-tokens", str(new), "--batch-size",
+                        str(len(prompts)), "--json", out],
                        check=True, capture_output=True, env=env)
         with open(out) as f:
             result = json.load(f)
-        rates.append(result["decode_tokens_per_s"])
-        tokens = result["tokens"][0][len(prompt):]
-    return statistics.median(rates), tokens
+        decode.append(result["decode_tokens_per_s"])
+        prefill.append(result["prefill_tokens_per_s"])
+        tokens = [row[len(p):] for row, p in zip(result["tokens"], prompts)]
+    return statistics.median(decode), statistics.median(prefill), tokens
 
 
 def main():
@@ -67,25 +77,34 @@ def main():
     parser.add_argument("--prompt", type=int, default=64)
     parser.add_argument("--new", type=int, default=64)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--batches", default="1,8,32")
+    parser.add_argument("--families", default="")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.workdir, exist_ok=True)
-    print("| family | experts, top-k | moe-train decode tok/s | transformers decode tok/s "
-          "| moe-train / transformers | same tokens |")
-    print("|---|---|---|---|---|---|")
+    wanted = [f for f in args.families.split(",") if f]
+    print("| family | experts, top-k | batch | moe-train decode tok/s | transformers decode tok/s "
+          "| decode ratio | moe-train prefill tok/s | transformers prefill tok/s | prefill ratio "
+          "| same tokens |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for family, config_name, model_name, kwargs in FAMILIES:
+        if wanted and family not in wanted:
+            continue
         torch.manual_seed(0)
         config = getattr(transformers, config_name)(**{**COMMON, **kwargs})
         model = getattr(transformers, model_name)(config).eval()
         folder = os.path.join(args.workdir, family)
         model.save_pretrained(folder)
-        prompt = torch.randint(0, config.vocab_size, (args.prompt,)).tolist()
-        ours, our_tokens = ours_decode_tokens_per_s(args.moe_train, folder, prompt, args.new,
-                                                    args.threads, args.repeats)
-        ref, ref_tokens = reference_decode_tokens_per_s(model, prompt, args.new, args.repeats)
         experts = getattr(config, "num_local_experts", None) or config.num_experts
-        print(f"| {family} | {experts}, {config.num_experts_per_tok} | {ours:.1f} | {ref:.1f} "
-              f"| {ours / ref:.2f} | {our_tokens == ref_tokens} |", flush=True)
+        for batch in (int(b) for b in args.batches.split(",")):
+            prompts = torch.randint(0, config.vocab_size, (batch, args.prompt)).tolist()
+            ours = ours_tokens_per_s(args.moe_train, folder, prompts, args.new, args.threads,
+                                     args.repeats)
+            ref = reference_tokens_per_s(model, prompts, args.new, args.repeats)
+            print(f"| {family} | {experts}, {config.num_experts_per_tok} | {batch} "
+                  f"| {ours[0]:.1f} | {ref[0]:.1f} | {ours[0] / ref[0]:.2f} "
+                  f"| {ours[1]:.0f} | {ref[1]:.0f} | {ours[1] / ref[1]:.2f} "
+                  f"| {ours[2] == ref[2]} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,12 @@ double attention_projection_flops_per_token(const protocol::RunConfig& config);
 // over the value width, the lower triangle only): gqa 2 T heads head_dim, the explicit blocks
 // 4 T heads head_dim (the whole square); mla T heads (qk_nope + qk_rope + v_head).
 double causal_score_flops_per_token(const protocol::RunConfig& config);
+// Forward FLOPs of one block's attention over a KV cache of `context` positions for one new
+// token, as the engine's decode step computes it (projections apart): gqa QK^T and PV over every
+// position, 4 context heads head_dim (a window masks, it skips nothing); mla the same over the
+// heads' qk and v widths, and kv_b_proj's expansion of every cached latent, 2 context kv_lora_rank
+// heads (qk_nope + v) (the engine keeps the compressed latent and expands it each step).
+double decode_attention_flops_per_token(const protocol::RunConfig& config, int64_t context);
 // Elements per token one block's attention saves for backward in the model dtype (the
 // log-sum-exp, per sample and head, is apart). mla counts the keys and values as attention
 // expands them per head, not the compressed latent a cache would keep; the explicit blocks add
