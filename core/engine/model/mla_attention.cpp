@@ -50,6 +50,28 @@ at::Tensor MlaAttentionImpl::queries(const at::Tensor& x) {
   return q.view({x.size(0), x.size(1), heads_, nope_dim_ + rope_dim_}).transpose(1, 2);
 }
 
+bool MlaAttentionImpl::absorb(int64_t queries, int64_t keys) const {
+  const double heads = double(heads_), rank = double(kv_lora_rank_);
+  const double expand = double(keys) * rank * heads * double(nope_dim_ + v_dim_);
+  const double latent_scores = double(queries) * double(keys) * heads * (rank + rope_dim_) +
+                               double(queries) * heads * rank * double(nope_dim_ + v_dim_);
+  return latent_scores < expand;
+}
+
+at::Tensor MlaAttentionImpl::latent_attention(const at::Tensor& q_nope, const at::Tensor& q_rot,
+                                              const at::Tensor& latent, const at::Tensor& k_rot,
+                                              const CausalOptions& options) {
+  // kv_b_proj's weight [H (nope + v), R] as each head's key half [H, nope, R] and value half.
+  const auto w = kv_b_proj_->weight.view({heads_, nope_dim_ + v_dim_, kv_lora_rank_});
+  const auto q_latent = at::matmul(q_nope, w.narrow(1, 0, nope_dim_));  // [B, H, T, R]
+  const int64_t b = latent.size(0), tk = latent.size(1);
+  const auto keys =
+      at::cat({latent.unsqueeze(1), k_rot}, -1).expand({b, heads_, tk, kv_lora_rank_ + rope_dim_});
+  const auto values = latent.unsqueeze(1).expand({b, heads_, tk, kv_lora_rank_});
+  const auto context = causal_attention(at::cat({q_latent, q_rot}, -1), keys, values, options);
+  return at::matmul(context, w.narrow(1, nope_dim_, v_dim_).transpose(1, 2));  // [B, H, T, v]
+}
+
 at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& rotary,
                                      LayerCache* cache) {
   const int64_t b = x.size(0), t = x.size(1);
@@ -70,13 +92,18 @@ at::Tensor MlaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
     set_cached_offsets(options, held);
   }
   const int64_t tk = latent.size(1);
-  const auto kv =
-      kv_b_proj_->forward(latent).view({b, tk, heads_, nope_dim_ + v_dim_}).transpose(1, 2);
-  const auto k =
-      at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, tk, rope_dim_})}, -1);
-  const auto v = kv.narrow(-1, nope_dim_, v_dim_);
-  const auto queries_all = at::cat({q.narrow(-1, 0, nope_dim_), q_rot}, -1);
-  const auto y = causal_attention(queries_all, k, v, options);
+  at::Tensor y;  // [B, H, T, v]
+  if (cache && absorb(t, tk)) {
+    y = latent_attention(q.narrow(-1, 0, nope_dim_), q_rot, latent, k_rot, options);
+  } else {
+    const auto kv =
+        kv_b_proj_->forward(latent).view({b, tk, heads_, nope_dim_ + v_dim_}).transpose(1, 2);
+    const auto k =
+        at::cat({kv.narrow(-1, 0, nope_dim_), k_rot.expand({b, heads_, tk, rope_dim_})}, -1);
+    const auto v = kv.narrow(-1, nope_dim_, v_dim_);
+    const auto queries_all = at::cat({q.narrow(-1, 0, nope_dim_), q_rot}, -1);
+    y = causal_attention(queries_all, k, v, options);
+  }
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * v_dim_}));
 }
 

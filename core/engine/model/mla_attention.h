@@ -5,6 +5,7 @@
 // first kv_lora_rank channels, normed, expanded per head by kv_b_proj) plus one rotary key
 // (its last qk_rope_dim channels) that all heads share. Each query/key head is qk_nope_dim
 // channels without and qk_rope_dim with rotary embeddings; scores scale by 1/sqrt of their sum.
+#include "model/causal_attention.h"
 #include "model/rms_norm.h"
 #include "model/self_attention.h"
 
@@ -18,6 +19,15 @@ class MlaAttentionImpl : public SelfAttentionImpl {
  private:
   // [B, T, D] -> queries [B, H, T, nope + rope], before the rotary embeddings.
   at::Tensor queries(const at::Tensor& x);
+  // Attention in the latent space (weight absorption): each head's no-rope query taken through
+  // kv_b_proj's key half scores the cached latents themselves, and the weighted latents go
+  // through its value half. The same as expanding every cached latent per head, and cheaper where
+  // few queries meet many cached positions (decode): absorb() says where. q_nope [B, H, T, nope],
+  // q_rot [B, H, T, rope], latent [B, L, R], k_rot [B, 1, L, rope] -> [B, H, T, v].
+  at::Tensor latent_attention(const at::Tensor& q_nope, const at::Tensor& q_rot,
+                              const at::Tensor& latent, const at::Tensor& k_rot,
+                              const CausalOptions& options);
+  bool absorb(int64_t queries, int64_t keys) const;
 
   int64_t heads_, q_lora_rank_, kv_lora_rank_, rope_dim_, nope_dim_, v_dim_;
   bool interleave_;

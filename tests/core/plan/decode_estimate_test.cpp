@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "plan/attention_counts.h"
 #include "plan/decode_estimate.h"
 #include "plan/shipped_configs.h"
 
@@ -100,6 +101,11 @@ TEST(PlanDecode, MlaCachesTheLatentAndExpandsItEachStep) {
   const auto p = predict_decode(c, round_profile(), {1, 10, 1, ""});
   // The latent and the rotary key: 10 positions x 2 layers x (8 + 2), float32.
   EXPECT_DOUBLE_EQ(p.cache_bytes, 10 * 2 * 10 * 4.0);
+  // The engine's cheaper path per block: expanding each cached latent (4 heads, rank 8, nope 4,
+  // v 4: 2 L 4 (6 + 4) + 2 L 8 x 4 (4 + 4)) or attending in the latent space (2 x 4 (8 (4 + 4) +
+  // L (2 x 8 + 2))); one cached position expands, ten attend in the latent space.
+  EXPECT_DOUBLE_EQ(decode_attention_flops_per_token(c, 1), 80 + 512);
+  EXPECT_DOUBLE_EQ(decode_attention_flops_per_token(c, 10), 8 * (64 + 180));
   EXPECT_THROW(predict_decode(c, round_profile(), {0, 10, 1, ""}), std::invalid_argument);
   auto image = c;
   image.model.kind = protocol::ModelKind::Image;

@@ -30,9 +30,12 @@ double attention_projection_flops_per_token(const protocol::RunConfig& config);
 double causal_score_flops_per_token(const protocol::RunConfig& config);
 // Forward FLOPs of one block's attention over a KV cache of `context` positions for one new
 // token, as the engine's decode step computes it (projections apart): gqa QK^T and PV over every
-// position, 4 context heads head_dim (a window masks, it skips nothing); mla the same over the
-// heads' qk and v widths, and kv_b_proj's expansion of every cached latent, 2 context kv_lora_rank
-// heads (qk_nope + v) (the engine keeps the compressed latent and expands it each step).
+// position, 4 context heads head_dim (a window masks, it skips nothing); mla the cheaper of its
+// two paths (core/engine/model/mla_attention.cpp): every cached latent expanded by kv_b_proj,
+// 2 context kv_lora_rank heads (qk_nope + v), and scores and values over the heads' widths,
+// 2 context heads (qk + v); or in the latent space, the query and output through kv_b_proj's
+// halves, 2 heads kv_lora_rank (qk_nope + v), and scores and values over the latent,
+// 2 context heads (2 kv_lora_rank + qk_rope).
 double decode_attention_flops_per_token(const protocol::RunConfig& config, int64_t context);
 // Elements per token one block's attention saves for backward in the model dtype (the
 // log-sum-exp, per sample and head, is apart). mla counts the keys and values as attention
