@@ -1,5 +1,6 @@
 #include "generation_output.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace moe::train {
@@ -21,13 +22,20 @@ std::string TextStream::add(int64_t token, bool* stopped) {
   *stopped = false;
   ids_.push_back(token);
   if (!tokenizer_) return "";
+  const size_t before = text_.size();
   text_ = tokenizer_->decode(to_ids32(ids_));
+  // The reference's rule (transformers' StopStringCriteria): a stop string that ends in the new
+  // token's text, wherever it starts; the text ends after the earliest such end.
+  size_t end = std::string::npos;
   for (const auto& stop : stops_) {
-    const auto at = text_.find(stop);
-    if (!stop.empty() && at != std::string::npos) {
-      text_.resize(at + stop.size());
-      *stopped = true;
-    }
+    if (stop.empty()) continue;
+    const size_t from = before >= stop.size() ? before - stop.size() + 1 : 0;
+    const auto at = text_.find(stop, from);
+    if (at != std::string::npos) end = std::min(end, at + stop.size());
+  }
+  if (end != std::string::npos) {
+    text_.resize(end);
+    *stopped = true;
   }
   static const std::string kReplacement = "\xEF\xBF\xBD";
   const bool partial = text_.size() >= 3 && text_.compare(text_.size() - 3, 3, kReplacement) == 0;
