@@ -32,15 +32,21 @@ RoutingAnalysis::RoutingAnalysis(model::DecoderModelImpl& model, AnalysisOptions
     moes_.push_back(moe.get());
   }
   for (size_t i = 0; i < moes_.size(); ++i) {
-    moes_[i]->set_input_observer([this, i](const at::Tensor& x) {
-      if (options_.on_input) options_.on_input(i, *moes_[i], x);
-      count(layers_[i], *moes_[i], x);
-    });
+    if (options_.on_input) {
+      moes_[i]->set_input_observer(
+          [this, i](const at::Tensor& x) { options_.on_input(i, *moes_[i], x); });
+    }
+    // The forward pass's own routing, counted as the layer routes (nothing routed twice).
+    moes_[i]->set_routing_observer(
+        [this, i](const layer::Routing& routing) { count(layers_[i], routing); });
   }
 }
 
 RoutingAnalysis::~RoutingAnalysis() {
-  for (auto* moe : moes_) moe->set_input_observer({});
+  for (auto* moe : moes_) {
+    moe->set_input_observer({});
+    moe->set_routing_observer({});
+  }
 }
 
 void RoutingAnalysis::add_batch(const at::Tensor& tokens) {
@@ -50,11 +56,7 @@ void RoutingAnalysis::add_batch(const at::Tensor& tokens) {
   tokens_ += tokens.numel();
 }
 
-void RoutingAnalysis::count(LayerAnalysis& a, layer::MoeLayerImpl& moe, const at::Tensor& x) {
-  const auto flat = x.reshape({-1, x.size(-1)});
-  layer::RouteContext where;
-  if (x.dim() >= 3) where.sequence_tokens = x.size(-2);
-  const auto routing = moe.router().route(flat, x.scalar_type(), where);
+void RoutingAnalysis::count(LayerAnalysis& a, const layer::Routing& routing) {
   const at::Tensor& idx = routing.plan.idx;  // [k, N] int32
   const int64_t k = idx.size(0), N = idx.size(1), E = a.experts;
   a.tokens += N;

@@ -37,9 +37,9 @@ struct LayerAnalysis {
   std::vector<std::unordered_map<int64_t, int64_t>> token_counts;  // per expert: id -> choices
 };
 
-// Installs itself as the MoE layers' input observer for its lifetime: every forward pass of
-// `model` (eval, no grad) is then counted. The routing is the layer's route_only(), so
-// group-limited and sigmoid routers, selection biases and top-k are the layer's own.
+// Installs itself as the MoE layers' routing observer for its lifetime: every forward pass of
+// `model` (eval, no grad) is then counted from the routing the layers compute, so group-limited
+// and sigmoid routers, selection biases and top-k are the layer's own.
 class RoutingAnalysis {
  public:
   RoutingAnalysis(model::DecoderModelImpl& model, AnalysisOptions options);
@@ -58,7 +58,7 @@ class RoutingAnalysis {
   nlohmann::json report(const std::function<std::string(int64_t)>& piece = {}) const;
 
  private:
-  void count(LayerAnalysis& layer, layer::MoeLayerImpl& moe, const at::Tensor& x);
+  void count(LayerAnalysis& layer, const layer::Routing& routing);
 
   model::DecoderModelImpl& model_;
   AnalysisOptions options_;
