@@ -11,6 +11,11 @@ moe-train's --json figures (--batch-size B), transformers' timed around generate
 max_new_tokens=1 call (its prefill and first token). Prefill tokens/s: moe-train's --json figure
 (each prompt prefilled alone into its slot); transformers' B x prompt tokens over that
 max_new_tokens=1 call. The ratios are ours / transformers'.
+
+The bandwidth bound at batch 1: the float32 bytes of the matrix weights a token reads (attention,
+router, its k experts, the shared expert, the head) over this machine's read bandwidth, measured
+in the same run as the sum of a 512 MiB float32 tensor on the same threads (best of 5); the share
+is moe-train's decode tokens/s over that bound.
 """
 import argparse
 import json
@@ -22,7 +27,7 @@ import time
 import torch
 import transformers
 
-from hf_train_step import COMMON, FAMILIES
+from hf_train_step import COMMON, FAMILIES, active_matmul_parameters
 
 
 def reference_tokens_per_s(model, prompts, new, repeats):
@@ -46,6 +51,18 @@ def reference_tokens_per_s(model, prompts, new, repeats):
         decode.append(len(prompts) * (new - 1) / (whole - first))
         prefill.append(ids.numel() / first)
     return statistics.median(decode), statistics.median(prefill), tokens
+
+
+def read_bandwidth(threads):
+    """Bytes/s a reduction reads from memory on `threads` threads (best of 5)."""
+    torch.set_num_threads(threads)
+    data = torch.ones(128 * 1024 * 1024)
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        data.sum()
+        best = min(best, time.perf_counter() - start)
+    return data.numel() * 4 / best
 
 
 def ours_tokens_per_s(moe_train, folder, prompts, new, threads, repeats):
@@ -83,10 +100,12 @@ def main():
     torch.set_num_threads(args.threads)
     os.makedirs(args.workdir, exist_ok=True)
     wanted = [f for f in args.families.split(",") if f]
+    bandwidth = read_bandwidth(args.threads)
+    print(f"read bandwidth: {bandwidth / 1e9:.1f} GB/s (sum of 512 MiB, {args.threads} threads)")
     print("| family | experts, top-k | batch | moe-train decode tok/s | transformers decode tok/s "
           "| decode ratio | moe-train prefill tok/s | transformers prefill tok/s | prefill ratio "
-          "| same tokens |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| same tokens | batch-1 bound tok/s | share of bound |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for family, config_name, model_name, kwargs in FAMILIES:
         if wanted and family not in wanted:
             continue
@@ -96,6 +115,7 @@ def main():
         folder = os.path.join(args.workdir, family)
         model.save_pretrained(folder)
         experts = getattr(config, "num_local_experts", None) or config.num_experts
+        bound = bandwidth / (4 * active_matmul_parameters(config))
         for batch in (int(b) for b in args.batches.split(",")):
             prompts = torch.randint(0, config.vocab_size, (batch, args.prompt)).tolist()
             ours = ours_tokens_per_s(args.moe_train, folder, prompts, args.new, args.threads,
@@ -104,7 +124,9 @@ def main():
             print(f"| {family} | {experts}, {config.num_experts_per_tok} | {batch} "
                   f"| {ours[0]:.1f} | {ref[0]:.1f} | {ours[0] / ref[0]:.2f} "
                   f"| {ours[1]:.0f} | {ref[1]:.0f} | {ours[1] / ref[1]:.2f} "
-                  f"| {ours[2] == ref[2]} |", flush=True)
+                  f"| {ours[2] == ref[2]} "
+                  + (f"| {bound:.0f} | {ours[0] / bound:.2f} |" if batch == 1 else "| | |"),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ FAMILIES = [
 ]
 
 
-def step_flops(config, batch, seq):
-    """Matrix-product FLOPs of one training step (forward 2, backward 4 per multiply-add)."""
+def active_matmul_parameters(config):
+    """The matrix weights one token goes through: attention, router, its k experts, the shared
+    expert, and the head (the embedding is a lookup)."""
     dim, layers, heads = config.hidden_size, config.num_hidden_layers, config.num_attention_heads
     head_dim = getattr(config, "head_dim", None) or dim // heads
     kv = config.num_key_value_heads
@@ -48,8 +49,14 @@ def step_flops(config, batch, seq):
     per_layer = (2 * dim * heads * head_dim + 2 * dim * kv * head_dim  # q, o; k, v
                  + dim * experts + config.num_experts_per_tok * 3 * dim * hidden
                  + (3 * dim * shared + dim if shared else 0))
-    tokens = batch * seq
-    matmuls = 6 * tokens * (layers * per_layer + dim * config.vocab_size)
+    return layers * per_layer + dim * config.vocab_size
+
+
+def step_flops(config, batch, seq):
+    """Matrix-product FLOPs of one training step (forward 2, backward 4 per multiply-add)."""
+    dim, layers, heads = config.hidden_size, config.num_hidden_layers, config.num_attention_heads
+    head_dim = getattr(config, "head_dim", None) or dim // heads
+    matmuls = 6 * batch * seq * active_matmul_parameters(config)
     attention = 6 * layers * batch * seq * seq * heads * head_dim  # causal: half of 12 T^2 d
     return matmuls + attention
 
