@@ -1,5 +1,6 @@
 // moe-train analyze --model DIR_OR_RUN --data CORPUS (docs/INFERENCE.md, "Routing analysis"): a
 // corpus through a decoder without training, each MoE layer's routing counted (infer/analysis.h).
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,6 +51,14 @@ protocol::DataKind data_kind(const AnalyzeOptions& o, protocol::DataKind own) {
   if (fs::exists(p.string() + ".bin") && fs::exists(p.string() + ".idx")) return DataKind::Megatron;
   if (p.extension() == ".jsonl") return DataKind::Jsonl;
   return DataKind::Text;
+}
+
+// A byte token's text: the character for ASCII, "<0xNN>" for a byte of a longer UTF-8 sequence.
+std::string byte_piece(int64_t id) {
+  if (id >= 0 && id < 0x80) return std::string(1, static_cast<char>(id));
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned>(id & 0xFF));
+  return hex;
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -161,6 +170,8 @@ int run_analyze(const AnalyzeOptions& o) {
   std::function<std::string(int64_t)> piece;
   if (tokenizer) {
     piece = [&](int64_t id) { return tokenizer->decode({static_cast<std::uint32_t>(id)}, false); };
+  } else if (config.data.kind == protocol::DataKind::Text) {
+    piece = byte_piece;  // text without a tokenizer is read one token per byte
   }
   nlohmann::json report = analysis.report(piece);
   report["model"] = input.what;
@@ -175,7 +186,9 @@ int run_analyze(const AnalyzeOptions& o) {
     const auto parent = fs::path(out_path).parent_path();
     std::error_code ec;
     if (!parent.empty()) fs::create_directories(parent, ec);
-    write_text(out_path, report.dump(1) + "\n");
+    // A piece may be part of a character (byte-level tokenizers): written replaced, not refused.
+    write_text(out_path,
+               report.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     std::cerr << "analyze: wrote " << out_path << "\n";
   }
   if (!o.tokens_out.empty()) write_text(o.tokens_out, ids.dump() + "\n");

@@ -2,8 +2,9 @@
 # which include only each other, then the widgets library's, which may include the base half of
 # what they could include before the split, and their own base half.
 set(folders base/telemetry base/storage base/plot_data base/run base/remote base/targets
-  base/planner base/rules base/experiment base/runs base/report base/whatif base/profiler draw widgets
-  targets planner experiment dashboard runs report whatif profiler window)
+  base/planner base/rules base/experiment base/runs base/analyze base/report base/whatif
+  base/profiler draw widgets targets planner experiment dashboard runs report whatif profiler
+  analyze window)
 set(allowed_base/telemetry "")
 set(allowed_base/storage "")
 set(allowed_base/plot_data base/storage base/telemetry)
@@ -15,8 +16,9 @@ set(allowed_base/rules base/planner base/telemetry)
 set(allowed_base/experiment base/planner base/storage)
 set(allowed_base/runs base/experiment base/plot_data base/remote base/rules base/run base/storage
   base/telemetry)
-set(allowed_base/report base/experiment base/plot_data base/remote base/rules base/run base/runs
-  base/storage base/telemetry)
+set(allowed_base/analyze base/storage)
+set(allowed_base/report base/analyze base/experiment base/plot_data base/remote base/rules
+  base/run base/runs base/storage base/telemetry)
 set(allowed_base/whatif base/experiment base/plot_data base/run base/storage base/telemetry)
 set(allowed_base/profiler base/experiment base/plot_data base/run base/storage base/telemetry)
 set(allowed_draw base/plot_data base/report base/telemetry)
@@ -34,6 +36,8 @@ set(allowed_whatif widgets experiment base/experiment base/plot_data base/run ba
   base/telemetry base/whatif)
 set(allowed_profiler widgets experiment base/experiment base/plot_data base/profiler base/run
   base/storage base/telemetry)
-set(allowed_window widgets planner experiment targets dashboard runs report whatif profiler
-  base/experiment base/planner base/plot_data base/profiler base/remote base/report base/rules
-  base/run base/runs base/storage base/targets base/telemetry base/whatif)
+set(allowed_analyze widgets draw base/analyze base/plot_data base/report base/storage
+  base/telemetry)
+set(allowed_window analyze widgets planner experiment targets dashboard runs report whatif
+  profiler base/experiment base/planner base/plot_data base/profiler base/remote base/report
+  base/rules base/run base/runs base/storage base/targets base/telemetry base/whatif base/analyze)

@@ -13,3 +13,15 @@ trap 'rm -rf "$home"' EXIT
 HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
   xvfb-run -a -s "-screen 0 1366x860x24" \
   "$build/tests/ui/window/screenshot_tour" "$build/app/train/moe-train" "$repo/docs/screenshots"
+# The Analyze view (docs/screenshots/analyze.png): a short run of the tiny-mixtral preset, analyzed
+# on the same corpus with its layers captured.
+cmake --build "$build" --target analyze_screenshot
+"$build/app/train/moe-train" run --config "$repo/resources/presets/tiny-mixtral.json" \
+  --set train.steps=30 --set train.checkpoint_every=30 --set train.eval_every=0 \
+  --run-dir "$home/analyzed" > /dev/null
+"$build/app/train/moe-train" analyze --model "$home/analyzed" --data /usr/share/common-licenses \
+  --tokens 20000 --capacity-factors 1,1.25,1.5,2 --capture "$home/analyzed/analysis/capture" \
+  > /dev/null
+HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
+  xvfb-run -a -s "-screen 0 1366x860x24" "$build/tests/ui/analyze/analyze_screenshot" \
+  "$home/analyzed/analysis/analysis.json" "$repo/docs/screenshots/analyze.png"

@@ -158,15 +158,44 @@ void paintCurves(QPainter& p, const CurveChart& c, QSizeF size) {
   f.drawAxes();
 }
 
+// The colour scale right of the plot (room kept by kScaleRoom): a viridis bar from 0 at the bottom
+// to `top`, its ticks and its title.
+constexpr double kScaleBar = 12;
+constexpr double kScaleRoom = 10 + kScaleBar + 60;
+const QColor kDeadColour(160, 160, 160);     // an expert no token chose
+const QColor kMissingColour(236, 236, 236);  // a cell with no value (NaN)
+const QColor kOverloadedColour(213, 94, 0);  // Okabe–Ito vermillion
+
+// `cells` (one pixel per cell) over the whole of the axes' ranges, scaled without smoothing.
+void drawCells(QPainter& p, const ChartFrame& f, const FrameAxis& x, const FrameAxis& y,
+               const QImage& cells) {
+  p.save();
+  p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+  p.drawImage(
+      QRectF(QPointF(f.mapX(x.lower), f.mapY(y.upper)), QPointF(f.mapX(x.upper), f.mapY(y.lower))),
+      cells);
+  p.restore();
+}
+
+void drawColourScale(QPainter& p, ChartFrame& f, double top, const QString& label) {
+  const QRectF plot = f.plotRect();
+  const double bar_x = plot.right() + 10;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  QLinearGradient gradient(QPointF(0, plot.bottom()), QPointF(0, plot.top()));
+  for (int i = 0; i < kViridisStops; ++i)
+    gradient.setColorAt(static_cast<double>(i) / (kViridisStops - 1), viridisStop(i));
+  p.fillRect(QRectF(bar_x, plot.top(), kScaleBar, plot.height()), gradient);
+  p.restore();
+  f.drawSideAxis(bar_x + kScaleBar, 0, top, label);
+}
+
 void paintHeatmap(QPainter& p, const LoadMatrix& m, QSizeF size) {
   const QString scale_label = QObject::tr("tokens");
   FrameAxis x{QObject::tr("step"), 0, 1, false};
   FrameAxis y{QObject::tr("expert"), -0.5, std::max<double>(0.5, m.experts - 0.5), true};
   if (m.bins > 0) x.lower = m.first_step.front() - 0.5, x.upper = m.last_step.back() + 0.5;
-  // The colour scale: a bar, its tick labels and its title.
-  constexpr double kBar = 12;
-  const double scale_room = 10 + kBar + 60;
-  ChartFrame f(p, size, x, y, nullptr, {}, scale_room);
+  ChartFrame f(p, size, x, y, nullptr, {}, kScaleRoom);
   f.drawBackground();
   const double top = std::max(m.max_value, 1.0);
   // The cells as an image of one pixel per cell, scaled without smoothing: an SVG holds it as
@@ -180,24 +209,68 @@ void paintHeatmap(QPainter& p, const LoadMatrix& m, QSizeF size) {
                             viridisColor(m.at(b, e) / top));
       }
     }
-    p.save();
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    p.drawImage(QRectF(QPointF(f.mapX(x.lower), f.mapY(y.upper)),
-                       QPointF(f.mapX(x.upper), f.mapY(y.lower))),
-                cells);
-    p.restore();
+    drawCells(p, f, x, y, cells);
   }
-  // The scale: one band per pixel row, bottom (0) to top (the largest value).
-  const QRectF plot = f.plotRect();
-  const double bar_x = plot.right() + 10;
+  drawColourScale(p, f, top, scale_label);
+  f.drawAxes();
+}
+
+void paintMatrix(QPainter& p, const MatrixChart& m, QSizeF size) {
+  const size_t rows = m.row_at.size();
+  FrameAxis x{m.x_label, -0.5, std::max<double>(0.5, static_cast<double>(m.columns) - 0.5), true};
+  FrameAxis y{m.y_label, -0.5, 0.5, true};
+  if (rows > 0) y.lower = m.row_at.front() - 0.5, y.upper = m.row_at.back() + 0.5;
+  bool any_dead = false, any_overloaded = false;
+  for (const auto mark : m.marks) {
+    any_dead = any_dead || mark == MatrixChart::Mark::kDead;
+    any_overloaded = any_overloaded || mark == MatrixChart::Mark::kOverloaded;
+  }
+  std::vector<LegendEntry> legend;
+  if (any_dead) legend.push_back({m.dead_label, kDeadColour, LegendEntry::Swatch::kBox, 1});
+  if (any_overloaded)
+    legend.push_back({m.overloaded_label, kOverloadedColour, LegendEntry::Swatch::kLine, 2});
+  ChartFrame f(p, size, x, y, nullptr, std::move(legend), kScaleRoom);
+  f.drawBackground();
+  double top = 0;
+  for (double v : m.values)
+    if (std::isfinite(v)) top = std::max(top, v);
+  if (top <= 0) top = 1;
+  const auto mark = [&](size_t r, size_t c) {
+    return m.marks.empty() ? MatrixChart::Mark::kNone : m.marks[r * m.columns + c];
+  };
+  // One pixel per cell and per whole y between the first and last row (a missing row stays
+  // transparent), scaled without smoothing, as paintHeatmap does.
+  const int height = rows > 0 ? static_cast<int>(std::lround(y.upper - y.lower)) : 0;
+  if (m.columns > 0 && height > 0) {
+    QImage cells(static_cast<int>(m.columns), height, QImage::Format_ARGB32);
+    cells.fill(Qt::transparent);
+    for (size_t r = 0; r < rows; ++r) {
+      const int line = height - 1 - static_cast<int>(std::lround(m.row_at[r] - m.row_at.front()));
+      for (size_t c = 0; c < m.columns; ++c) {
+        const double v = m.at(r, c);
+        QColor colour = std::isfinite(v) ? viridisColor(v / top) : kMissingColour;
+        if (mark(r, c) == MatrixChart::Mark::kDead) colour = kDeadColour;
+        cells.setPixelColor(static_cast<int>(c), line, colour);
+      }
+    }
+    drawCells(p, f, x, y, cells);
+  }
+  // Overloaded cells framed over the colour.
   p.save();
-  p.setRenderHint(QPainter::Antialiasing, false);
-  QLinearGradient gradient(QPointF(0, plot.bottom()), QPointF(0, plot.top()));
-  for (int i = 0; i < kViridisStops; ++i)
-    gradient.setColorAt(static_cast<double>(i) / (kViridisStops - 1), viridisStop(i));
-  p.fillRect(QRectF(bar_x, plot.top(), kBar, plot.height()), gradient);
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setPen(QPen(kOverloadedColour, 2));
+  p.setBrush(Qt::NoBrush);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < m.columns; ++c) {
+      if (mark(r, c) != MatrixChart::Mark::kOverloaded) continue;
+      const double cx = static_cast<double>(c);
+      p.drawRect(QRectF(QPointF(f.mapX(cx - 0.5), f.mapY(m.row_at[r] + 0.5)),
+                        QPointF(f.mapX(cx + 0.5), f.mapY(m.row_at[r] - 0.5)))
+                     .adjusted(1.5, 1.5, -1.5, -1.5));
+    }
+  }
   p.restore();
-  f.drawSideAxis(bar_x + kBar, 0, top, scale_label);
+  drawColourScale(p, f, top, m.scale_label);
   f.drawAxes();
 }
 
@@ -293,7 +366,8 @@ void paintChart(QPainter& painter, const ChartContent& chart, QSizeF size) {
   std::visit(Overloaded{[&](const CurveChart& c) { paintCurves(painter, c, size); },
                         [&](const LoadHeatmapChart& c) { paintHeatmap(painter, c.matrix, size); },
                         [&](const PhaseStackChart& c) { paintPhaseStack(painter, c.phases, size); },
-                        [&](const RankWaitsChart& c) { paintRankWaits(painter, c.ranks, size); }},
+                        [&](const RankWaitsChart& c) { paintRankWaits(painter, c.ranks, size); },
+                        [&](const MatrixChart& c) { paintMatrix(painter, c, size); }},
              chart);
   painter.restore();
 }

@@ -121,6 +121,8 @@ void MainWindow::buildMenus() {
       file->addAction(tr("Open Routing &Tensors…"), this, &MainWindow::chooseRoutingTensors);
   open_tensors->setStatusTip(
       tr("Route a safetensors file's MoE layer again under other settings (What-if)"));
+  file->addAction(tr("Open Routing &Analysis…"), this, &MainWindow::chooseRoutingAnalysis)
+      ->setStatusTip(tr("Show a moe-train analyze report: expert load, co-selection, top tokens"));
   file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
     const int index = tabs_->currentIndex();
     if (tabs_->widget(index) != editor_ && tabs_->widget(index) != runs_view_)
@@ -145,6 +147,8 @@ void MainWindow::buildMenus() {
   export_commands->setStatusTip(
       tr("The moe-train, launcher, srun and sbatch lines that start this experiment by hand"));
   run->addSeparator();
+  run->addAction(tr("&Analyze Routing…"), this, [this] { showAnalyzeDialog(); })
+      ->setStatusTip(tr("Run a corpus through a model and count each MoE layer's routing"));
   QAction* scaling = run->addAction(tr("&Scaling Planner…"), this,
                                     [this] { editor_->estimatesPanel()->showScaling(); });
   scaling->setStatusTip(

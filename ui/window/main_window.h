@@ -14,6 +14,8 @@ class QTabWidget;
 
 namespace moe::ui {
 
+class AnalyzeDialog;
+class AnalyzeView;
 class CompareView;
 class ExperimentEditor;
 class HfImportDialog;
@@ -66,6 +68,10 @@ class MainWindow : public QMainWindow {
   WhatIfView* openCapture(const QString& run_dir, qint64 step, qint64 layer,
                           const QString& tensors);
   void openRoutingTensors(const QString& tensors);
+  // main_window_analyze.cpp: the Analyze view of a `moe-train analyze` report (its tab, if open
+  // already), and the dialog that runs analyze (on `model` when given) and then opens its report.
+  AnalyzeView* openRoutingAnalysis(const QString& report_path);
+  AnalyzeDialog* showAnalyzeDialog(const QString& model = {});
 
   // Where new runs go: ~/.local/share/moe-studio/runs.
   static QString runsRoot();
@@ -78,6 +84,7 @@ class MainWindow : public QMainWindow {
   void chooseRunDirectory();
   void chooseRoutingTensors();
   void chooseHfModel();
+  void chooseRoutingAnalysis();
   void exportCommandLines();
   // main_window_targets.cpp
   QComboBox* buildTargetPicker(QWidget* parent);

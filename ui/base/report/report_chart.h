@@ -81,7 +81,23 @@ struct RankWaitsChart {
   RankColumns ranks;
 };
 
-using ChartContent = std::variant<CurveChart, LoadHeatmapChart, PhaseStackChart, RankWaitsChart>;
+// A matrix of values as a heatmap (viridis, with its colour scale): row r at y = row_at[r] (rows
+// need not be adjacent: a gap stays blank), column c at x = c. A NaN cell is drawn light grey; a
+// marked cell gets its mark over the colour (the legend names the marks in use).
+struct MatrixChart {
+  enum class Mark : unsigned char { kNone, kDead, kOverloaded };
+  QString x_label, y_label, scale_label;
+  std::vector<double> row_at;  // ascending
+  size_t columns = 0;
+  std::vector<double> values;            // values[row * columns + column]
+  std::vector<Mark> marks;               // empty, or one per cell
+  QString dead_label, overloaded_label;  // the legend's words for the marks
+
+  double at(size_t row, size_t column) const { return values[row * columns + column]; }
+};
+
+using ChartContent =
+    std::variant<CurveChart, LoadHeatmapChart, PhaseStackChart, RankWaitsChart, MatrixChart>;
 
 // Mean of the finite values; NaN when there is none.
 double finiteMean(const std::vector<double>& values);

@@ -97,6 +97,14 @@ void setFileFacts(RunReport* r, const QDir& dir, const TelemetryFeed::Stats& sta
   r->last_malformed = stats.last_error;
 }
 
+// The run's routing analysis, when analyze wrote one into the run directory.
+void setAnalysis(RunReport* r) {
+  const QString path = runAnalysisPath(r->run_dir);
+  if (!QFileInfo::exists(path)) return;
+  AnalysisReport analysis;
+  if (readAnalysisReport(path, &analysis, &r->analysis_error)) r->analysis = std::move(analysis);
+}
+
 }  // namespace
 
 QString RunReport::status() const {
@@ -129,6 +137,7 @@ bool loadRunReport(const QString& run_dir, RunReport* out, QString* error) {
   setConfig(&r, dir);
   setSeries(&r, &snap, series);
   setFileFacts(&r, dir, stats);
+  setAnalysis(&r);
   *out = std::move(r);
   return true;
 }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/analyze/analysis_report.h"
 #include "base/report/warning_history.h"
 #include "base/telemetry/series_columns.h"
 
@@ -40,6 +41,10 @@ struct RunReport {
   std::vector<WarningEpisode> routing_warnings;  // in the order they were raised
   std::vector<WarningEpisode> rank_warnings;
 
+  // `moe-train analyze`'s report kept in the run directory (<run>/analysis/analysis.json), when
+  // there is one; analysis_error says why one that is there could not be read.
+  std::optional<AnalysisReport> analysis;
+  QString analysis_error;
   bool has_trace = false;  // trace.json is in the run directory
   qint64 trace_bytes = 0;
   qint64 metrics_bytes = 0;

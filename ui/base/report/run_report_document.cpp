@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "base/plot_data/smoothing.h"
+#include "base/report/analysis_section.h"
 #include "base/report/report_chart.h"
 #include "base/report/report_format.h"
 #include "base/report/run_report.h"
@@ -319,6 +320,7 @@ QStringList runReportSections(const RunReport& report) {
                   QStringLiteral("expert-load"), QStringLiteral("phases"),
                   QStringLiteral("warnings")};
   if (report.multiRank()) ids << QStringLiteral("ranks");
+  if (report.analysis || !report.analysis_error.isEmpty()) ids << QStringLiteral("analysis");
   ids << QStringLiteral("log") << QStringLiteral("checkpoints") << QStringLiteral("config")
       << QStringLiteral("commands") << QStringLiteral("trace");
   return ids;
@@ -339,6 +341,12 @@ ReportDocument runReportDocument(const RunReport& r) {
   phasesSection(&doc, r);
   warningsSection(&doc, r);
   if (r.multiRank()) ranksSection(&doc, r);
+  if (r.analysis) {
+    routingAnalysisSection(&doc, *r.analysis);
+  } else if (!r.analysis_error.isEmpty()) {
+    doc.heading(QObject::tr("Routing analysis"), QStringLiteral("analysis"));
+    doc.warning(r.analysis_error);
+  }
   logSection(&doc, r);
   checkpointsSection(&doc, r);
   configSection(&doc, r);

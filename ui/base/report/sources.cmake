@@ -3,6 +3,10 @@
 # telemetry as CSV files, the config with its command lines. Drawing the charts and the HTML / PDF
 # writers are ui/report.
 target_sources(moe_ui_base PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/analysis_charts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/analysis_charts.h
+  ${CMAKE_CURRENT_LIST_DIR}/analysis_section.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/analysis_section.h
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comparison_report.h
   ${CMAKE_CURRENT_LIST_DIR}/command_exports.cpp
