@@ -238,12 +238,13 @@ void paintMatrix(QPainter& p, const MatrixChart& m, QSizeF size) {
   const auto mark = [&](size_t r, size_t c) {
     return m.marks.empty() ? MatrixChart::Mark::kNone : m.marks[r * m.columns + c];
   };
-  // One pixel per cell and per whole y between the first and last row (a missing row stays
-  // transparent), scaled without smoothing, as paintHeatmap does.
+  // One pixel per cell and per whole y between the first and last row, scaled without smoothing,
+  // as paintHeatmap does.
   const int height = rows > 0 ? static_cast<int>(std::lround(y.upper - y.lower)) : 0;
   if (m.columns > 0 && height > 0) {
-    QImage cells(static_cast<int>(m.columns), height, QImage::Format_ARGB32);
-    cells.fill(Qt::transparent);
+    // Opaque, a missing row white like the plot: PDF viewers draw images with alpha unreliably.
+    QImage cells(static_cast<int>(m.columns), height, QImage::Format_RGB32);
+    cells.fill(Qt::white);
     for (size_t r = 0; r < rows; ++r) {
       const int line = height - 1 - static_cast<int>(std::lround(m.row_at[r] - m.row_at.front()));
       for (size_t c = 0; c < m.columns; ++c) {
