@@ -141,6 +141,43 @@ class TestRoutingFiles : public QObject {
     QVERIFY(inputProblem(*found, *layer, path).isEmpty());
   }
 
+  void gatedExpertsAreALayerToo() {
+    const int64_t E = 4, M = 8, H = 16;
+    std::map<std::string, TestTensor> tensors = {
+        {"gates.0.wg.weight", {"F32", {E, M}, {}}},
+        {"gates.0.wg.bias", {"F32", {E}, {}}},
+        {"experts.batched_gate_w", {"F32", {E, H, M}, {}}},
+        {"experts.batched_up_w", {"F32", {E, H, M}, {}}},
+        {"experts.batched_down_w", {"F32", {E, H, M}, {}}},
+        {"experts.batched_down_bias", {"F32", {E, M}, {}}}};
+    QString error;
+    const QString path = write("glu.safetensors", tensors);
+    const auto header = readSafetensorsHeader(path, &error);
+    QVERIFY2(header, qPrintable(error));
+    const auto found = findRoutingLayers(*header, path, &error);
+    QVERIFY2(found, qPrintable(error));
+    const RoutingLayerShape& layer = found->layers.at(0);
+    QCOMPARE(layer.expert_ffn, std::string("glu"));
+    QCOMPARE(layer.hidden, H);
+    QVERIFY(layer.gate_bias);
+    QVERIFY(!layer.fc1_bias);
+    QVERIFY(layer.fc2_bias);
+    const auto config = replayConfig(layer, nlohmann::json::object());
+    QVERIFY(config["moe"]["expert_ffn"] == "glu");
+    QVERIFY(config["moe"]["gate_bias"] == true);
+    QVERIFY(configMatches(layer, config, &error));
+    auto plain = config;
+    plain["moe"]["expert_ffn"] = "mlp";
+    QVERIFY(!configMatches(layer, plain, &error));
+    QVERIFY2(error.contains("moe.expert_ffn is not the tensors' glu"), qPrintable(error));
+
+    tensors["experts.batched_up_w"] = {"F32", {E, H + 1, M}, {}};
+    const QString bad = write("glu-bad.safetensors", tensors);
+    QVERIFY(routingLayerPrefixes(bad, &error).isEmpty());
+    QVERIFY2(error.contains("'experts.batched_up_w' has shape [4, 17, 8], expected [4, 16, 8]"),
+             qPrintable(error));
+  }
+
   void aLayerThatDoesNotAddUpIsNamed() {
     auto tensors = layerTensors("", 4, 8, 16);
     tensors["gates.0.wg.weight"] = {"F32", {4, 9}, {}};  // dim 9 against the experts' 8

@@ -312,6 +312,31 @@ class TestWhatIfView : public QObject {
     compareWithOneShot(*view, oneShot(*view, s, "blocks.3.moe."));
   }
 
+  // Gated experts (gate, up, down: the decoder families') with a router bias, captured by a run:
+  // the run's config is trusted and both sides route as the one-shot replay does.
+  void aGatedExpertsCaptureOpens() {
+    const QByteArray config =
+        R"({"name":"whatif-glu","model":{"kind":"helloworld","dim":32,"seq_len":16},)"
+        R"("moe":{"experts":4,"hidden":16,"top_k":2,"capacity_factor":1.0,"expert_ffn":"glu",)"
+        R"("activation":"silu","gate_bias":true},)"
+        R"("train":{"steps":2,"batch_size":4,"threads":1},"telemetry":{"capture_every":2}})";
+    QString error;
+    const QString run = moe::test::runWithCaptures(dir_.path(), "glu", config, &error);
+    QVERIFY2(!run.isEmpty(), qPrintable(error));
+    auto view = openView(run + "/captures/step-2/layer-0.safetensors");
+    QSignalSpy shown(view.get(), &WhatIfView::capturedShown);
+    QVERIFY(shown.wait(moe::test::kEngineTimeoutMs));
+    QVERIFY2(view->source()->config_file.endsWith("/glu/config.json"),
+             qPrintable(view->source()->config_note));
+    QVERIFY(view->source()->config["moe"]["expert_ffn"] == "glu");
+    QCOMPARE(view->server()->experts(), 4);
+    RoutingSetting s;
+    s.capacity_factor = 0.5;
+    view->controls()->setSetting(s);
+    QVERIFY(waitForWhatIf(*view, s));
+    compareWithOneShot(*view, oneShot(*view, s));
+  }
+
   // A checkpoint has the weights but no input: 4096 standard-normal tokens are routed instead.
   void aFileWithoutInputRoutesSyntheticTokens() {
     auto tensors = moe::test::readSafetensors(capture_);

@@ -25,22 +25,31 @@ QString readLayer(const SafetensorsHeader& h, const std::string& prefix, bool co
   out->prefix = prefix;
   const auto name = [&](std::string_view n) { return prefix + std::string(n); };
   const auto q = [](const std::string& n) { return "'" + QString::fromStdString(n) + "'"; };
-  const TensorEntry* fc1 = h.find(name("experts.batched_fc1_w"));
-  const TensorEntry* fc2 = h.find(name("experts.batched_fc2_w"));
-  if (!fc1) return QStringLiteral("no tensor %1").arg(q(name("experts.batched_fc1_w")));
+  // Plain experts (fc1, fc2) or gated ones (gate, up, down: moe.expert_ffn "glu"), [E, H, M] each.
+  const bool glu = h.find(name("experts.batched_gate_w")) != nullptr;
+  out->expert_ffn = glu ? "glu" : "mlp";
+  const std::string first = glu ? "experts.batched_gate_w" : "experts.batched_fc1_w";
+  const TensorEntry* fc1 = h.find(name(first));
+  if (!fc1) return QStringLiteral("no tensor %1").arg(q(name(first)));
   if (fc1->shape.size() != 3) {
     return QStringLiteral("%1 has shape %2, expected [E, H, M]")
-        .arg(q(name("experts.batched_fc1_w")), shapeText(fc1->shape));
+        .arg(q(name(first)), shapeText(fc1->shape));
   }
   out->experts = fc1->shape[0];
   out->hidden = fc1->shape[1];
   out->dim = fc1->shape[2];
   const int64_t E = out->experts, H = out->hidden, M = out->dim;
-  if (!shapeIs(fc2, {E, H, M})) {
-    return QStringLiteral("%1 %2, expected %3 as batched_fc1_w")
-        .arg(q(name("experts.batched_fc2_w")),
-             fc2 ? "has shape " + shapeText(fc2->shape) : QStringLiteral("is missing"),
-             shapeText({E, H, M}));
+  const std::vector<std::string> others =
+      glu ? std::vector<std::string>{"experts.batched_up_w", "experts.batched_down_w"}
+          : std::vector<std::string>{"experts.batched_fc2_w"};
+  for (const auto& other : others) {
+    const TensorEntry* t = h.find(name(other));
+    if (!shapeIs(t, {E, H, M})) {
+      return QStringLiteral("%1 %2, expected %3 as %4")
+          .arg(q(name(other)),
+               t ? "has shape " + shapeText(t->shape) : QStringLiteral("is missing"),
+               shapeText({E, H, M}), q(name(first)));
+    }
   }
   if (!cosine) {
     out->gate = "top";
@@ -64,8 +73,10 @@ QString readLayer(const SafetensorsHeader& h, const std::string& prefix, bool co
           .arg(q(name("gates.0.cosine_projector.weight")), shapeText({out->cosine_proj_dim, M}));
     }
   }
-  out->fc1_bias = h.find(name("experts.batched_fc1_bias")) != nullptr;
-  out->fc2_bias = h.find(name("experts.batched_fc2_bias")) != nullptr;
+  const auto has = [&](std::string_view n) { return h.find(name(n)) != nullptr; };
+  out->fc1_bias = has(glu ? "experts.batched_gate_bias" : "experts.batched_fc1_bias");
+  out->fc2_bias = has(glu ? "experts.batched_down_bias" : "experts.batched_fc2_bias");
+  out->gate_bias = !cosine && has("gates.0.wg.bias");
   return {};
 }
 
@@ -140,6 +151,8 @@ nlohmann::json replayConfig(const RoutingLayerShape& layer, const nlohmann::json
   section["gate"] = layer.gate;
   section["fc1_bias"] = layer.fc1_bias;
   section["fc2_bias"] = layer.fc2_bias;
+  section["expert_ffn"] = layer.expert_ffn;
+  section["gate_bias"] = layer.gate_bias;
   if (layer.gate == "cosine") section["cosine_proj_dim"] = layer.cosine_proj_dim;
   // The default top-2 does not fit a one-expert layer; a run's own top_k is left as it was.
   if (!moe.contains("top_k") && layer.experts < 2) section["top_k"] = 1;
@@ -161,6 +174,10 @@ bool configMatches(const RoutingLayerShape& layer, const nlohmann::json& config,
     return differs("moe.gate", QString::fromStdString(layer.gate));
   if (c.moe.fc1_bias != layer.fc1_bias) return differs("moe.fc1_bias", layer.fc1_bias ? yes : no);
   if (c.moe.fc2_bias != layer.fc2_bias) return differs("moe.fc2_bias", layer.fc2_bias ? yes : no);
+  if (protocol::enum_name(c.moe.expert_ffn) != layer.expert_ffn)
+    return differs("moe.expert_ffn", QString::fromStdString(layer.expert_ffn));
+  if (c.moe.gate_bias != layer.gate_bias)
+    return differs("moe.gate_bias", layer.gate_bias ? yes : no);
   return true;
 }
 

@@ -22,8 +22,10 @@ struct RoutingLayerShape {
   std::string prefix;        // before each parameter name
   std::string gate = "top";  // "top" (gates.0.wg.weight) or "cosine" (gates.0.sim_matrix)
   int64_t experts = 0, dim = 0, hidden = 0;
-  int64_t cosine_proj_dim = 0;  // cosine gate only
-  bool fc1_bias = false, fc2_bias = false;
+  int64_t cosine_proj_dim = 0;              // cosine gate only
+  bool fc1_bias = false, fc2_bias = false;  // glu: the gate/up biases, the down bias
+  std::string expert_ffn = "mlp";           // "mlp" (batched_fc1_w, fc2) or "glu" (gate, up, down)
+  bool gate_bias = false;                   // the router's bias (gates.0.wg.bias)
 };
 
 struct RoutingTensors {
