@@ -3,8 +3,8 @@
 # what they could include before the split, and their own base half.
 set(folders base/telemetry base/storage base/plot_data base/run base/remote base/targets
   base/planner base/rules base/experiment base/runs base/analyze base/report base/whatif
-  base/profiler draw widgets targets planner experiment dashboard runs report whatif profiler
-  analyze window)
+  base/profiler base/generate draw widgets targets planner experiment dashboard runs report whatif
+  profiler analyze generate window)
 set(allowed_base/telemetry "")
 set(allowed_base/storage "")
 set(allowed_base/plot_data base/storage base/telemetry)
@@ -21,6 +21,7 @@ set(allowed_base/report base/analyze base/experiment base/plot_data base/remote 
   base/run base/runs base/storage base/telemetry)
 set(allowed_base/whatif base/experiment base/plot_data base/run base/storage base/telemetry)
 set(allowed_base/profiler base/experiment base/plot_data base/run base/storage base/telemetry)
+set(allowed_base/generate base/run base/storage)
 set(allowed_draw base/plot_data base/report base/telemetry)
 set(allowed_widgets draw base/plot_data base/storage base/telemetry)
 set(allowed_targets widgets base/plot_data base/remote base/storage base/targets)
@@ -38,6 +39,8 @@ set(allowed_profiler widgets experiment base/experiment base/plot_data base/prof
   base/storage base/telemetry)
 set(allowed_analyze widgets draw base/analyze base/plot_data base/report base/storage
   base/telemetry)
-set(allowed_window analyze widgets planner experiment targets dashboard runs report whatif
+set(allowed_generate widgets draw base/generate base/storage)
+set(allowed_window analyze generate widgets planner experiment targets dashboard runs report whatif
   profiler base/experiment base/planner base/plot_data base/profiler base/remote base/report
-  base/rules base/run base/runs base/storage base/targets base/telemetry base/whatif base/analyze)
+  base/rules base/run base/runs base/storage base/targets base/telemetry base/whatif base/analyze
+  base/generate)

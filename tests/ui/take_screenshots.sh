@@ -6,13 +6,18 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$repo/build/release}
-cmake --build "$build" --target screenshot_tour moe-train
+cmake --build "$build" --target screenshot_tour generate_screenshot moe-train
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 # A private HOME: the tour's runs, run store and settings stay out of the user's.
 HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
   xvfb-run -a -s "-screen 0 1366x860x24" \
   "$build/tests/ui/window/screenshot_tour" "$build/app/train/moe-train" "$repo/docs/screenshots"
+# The Generate tab streaming from the tiny-mixtral preset trained here for a few minutes.
+HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
+  xvfb-run -a -s "-screen 0 1366x860x24" \
+  "$build/tests/ui/generate/generate_screenshot" "$build/app/train/moe-train" \
+  "$repo/resources/presets" "$repo/docs/screenshots/generate.png"
 # The Analyze view (docs/screenshots/analyze.png): a short run of the tiny-mixtral preset, analyzed
 # on the same corpus with its layers captured.
 cmake --build "$build" --target analyze_screenshot

@@ -61,6 +61,7 @@ GenerateView::GenerateView(QWidget* parent)
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layer_combo_ = new QComboBox;
+  layer_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   layer_combo_->setToolTip(tr("The MoE layer whose top expert colours the generated tokens"));
   header->addWidget(status_, 1);
   header->addWidget(new QLabel(tr("Colour by")));

@@ -44,14 +44,16 @@ void RoutingStrip::layoutColumns() {
 void RoutingStrip::refresh() {
   QScrollBar* bar = horizontalScrollBar();
   const bool following = bar->value() >= bar->maximum();
-  const int old_height = sizeHint().height();
   layoutColumns();
   const int visible = std::max(0, viewport()->width() - kGutter);
   bar->setRange(0, std::max(0, content_width_ - visible));
   bar->setPageStep(visible);
   bar->setSingleStep(kCellWidth * 4);
   if (following) bar->setValue(bar->maximum());
-  if (sizeHint().height() != old_height) updateGeometry();
+  if (sizeHint().height() != hinted_height_) {  // the layers changed
+    hinted_height_ = sizeHint().height();
+    updateGeometry();
+  }
   viewport()->update();
 }
 

@@ -53,6 +53,7 @@ class RoutingStrip : public QAbstractScrollArea {
   const GenerateSession* session_;
   int colour_layer_ = -1;
   int cell_height_ = 12;
+  int hinted_height_ = 0;      // the height the layout last asked sizeHint() for
   std::vector<int> prompt_x_;  // each prompt's first column's x in content coordinates
   int content_width_ = 0;
 };

@@ -38,7 +38,7 @@ QString finishText(const PromptEndEvent& end) {
   if (end.finish == QLatin1String("stop_token")) why = QObject::tr("end-of-sequence token");
   if (end.finish == QLatin1String("length")) why = QObject::tr("token limit");
   if (end.finish == QLatin1String("stop_string")) why = QObject::tr("stop string");
-  return QObject::tr("  ⏹ %1 tokens, %2 · first token %3 ms")
+  return QObject::tr("  — %1 tokens, %2 · first token %3 ms")
       .arg(end.tokens)
       .arg(why)
       .arg(end.ttft_ms, 0, 'f', 0);
@@ -65,7 +65,12 @@ void TokenTextView::setColourLayer(int layer) {
 
 void TokenTextView::insertToken(QTextCursor& cursor, int prompt, int index) {
   const GeneratedToken* token = session_->token(prompt, index);
-  if (!token || token->piece.isEmpty()) return;  // a character's first bytes show with its last
+  if (!token) return;
+  // Without a tokenizer (a prompt with ids but no pieces) every token shows as its id.
+  const bool ids = session_->prompts()[static_cast<size_t>(prompt)].pieces.isEmpty();
+  const QString text = ids ? QString::number(token->id) : token->piece;
+  if (text.isEmpty()) return;  // a character's first bytes: shown with its last
+  if (ids) cursor.insertText(QStringLiteral(" "), plainFormat());
   QTextCharFormat f;
   const int expert = token->topExpert(colour_layer_);
   if (expert >= 0) {
@@ -75,7 +80,7 @@ void TokenTextView::insertToken(QTextCursor& cursor, int prompt, int index) {
   }
   f.setProperty(kPromptProperty, prompt);
   f.setProperty(kIndexProperty, index);
-  cursor.insertText(token->piece, f);
+  cursor.insertText(text, f);
 }
 
 void TokenTextView::rebuild() {

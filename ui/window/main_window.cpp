@@ -51,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(active_label_);
   openStore();
   buildProfilerTab();
+  buildGenerateTab();
   buildMenus();
   buildRunButton();
 
@@ -139,6 +140,10 @@ void MainWindow::buildMenus() {
   run_action_->setToolTip(tr("Launch the experiment on the target chosen beside this button"));
   run->addAction(tr("Show &Runs"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
                  [this] { tabs_->setCurrentWidget(runs_view_); });
+  run->addAction(tr("&Generate Text…"), QKeySequence(Qt::CTRL | Qt::Key_G), this,
+                 [this] { showGenerate(); })
+      ->setStatusTip(
+          tr("Generate with a run's checkpoint or a Hugging Face model, token by token"));
   run->addSeparator();
   QAction* targets = run->addAction(tr("&Targets…"), this, &MainWindow::showTargetsDialog);
   targets->setStatusTip(tr("SSH hosts and Slurm clusters to run on: add, edit, test, remove"));

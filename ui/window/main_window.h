@@ -18,6 +18,7 @@ class AnalyzeDialog;
 class AnalyzeView;
 class CompareView;
 class ExperimentEditor;
+class GenerateView;
 class HfImportDialog;
 class LiveRunRecorder;
 class ProfilerView;
@@ -43,6 +44,7 @@ class MainWindow : public QMainWindow {
   RunsView* runsView() const { return runs_view_; }
   QTabWidget* tabs() const { return tabs_; }
   ProfilerView* profilerView() const { return profiler_view_; }
+  GenerateView* generateView() const { return generate_view_; }
 
   // Launches the experiment in the editor on the current target (a local run, or a remote one:
   // runRemote()) and shows its tab; null when the experiment has problems or cannot be written.
@@ -73,6 +75,10 @@ class MainWindow : public QMainWindow {
   AnalyzeView* openRoutingAnalysis(const QString& report_path);
   AnalyzeDialog* showAnalyzeDialog(const QString& model = {});
 
+  // main_window_generate.cpp: the Generate tab, its model set to `model` when given (a run, a
+  // checkpoint step or a Hugging Face folder).
+  GenerateView* showGenerate(const QString& model = {});
+
   // Where new runs go: ~/.local/share/moe-studio/runs.
   static QString runsRoot();
 
@@ -93,6 +99,8 @@ class MainWindow : public QMainWindow {
   void reattachRemoteRuns();
   void fetchRemoteRuns(const QStringList& run_dirs);
   void buildProfilerTab();  // main_window_profiler.cpp
+  void buildGenerateTab();  // main_window_generate.cpp
+  void refreshGenerateModels();
   void buildRunButton();
   void openStore();
   void restoreLayout();
@@ -112,6 +120,7 @@ class MainWindow : public QMainWindow {
   LiveRunRecorder* recorder_ = nullptr;
   RunsView* runs_view_ = nullptr;
   ProfilerView* profiler_view_ = nullptr;
+  GenerateView* generate_view_ = nullptr;
   QTabWidget* tabs_;
   QAction* run_action_;
   QLabel* active_label_;
