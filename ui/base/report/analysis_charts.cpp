@@ -16,6 +16,11 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr size_t kMaxNamedCurves = 12;  // more layers than this: the curves go unnamed
 
+// A share as a percentage with one decimal ("37.2 %").
+QString percent(double share) {
+  return QStringLiteral("%1 %").arg(100.0 * share, 0, 'f', 1);
+}
+
 }  // namespace
 
 MatrixChart loadShareMatrix(const AnalysisReport& report) {
@@ -88,14 +93,16 @@ ReportTable balanceTable(const AnalysisReport& report) {
   for (const auto& l : report.layers) {
     int64_t overloaded = 0;
     for (int64_t e = 0; e < l.experts; ++e) overloaded += l.overloaded(e) ? 1 : 0;
-    QStringList row{QString::number(l.layer),      QString::number(l.experts),
-                    QString::number(l.top_k),      reportNumber(l.cv),
-                    reportNumber(l.max_over_mean), QString::number(l.dead_experts),
+    // Fixed decimals, so that a column's numbers line up and compare at a glance.
+    QStringList row{QString::number(l.layer),
+                    QString::number(l.experts),
+                    QString::number(l.top_k),
+                    QString::number(l.cv, 'f', 3),
+                    QString::number(l.max_over_mean, 'f', 2),
+                    QString::number(l.dead_experts),
                     QString::number(overloaded)};
     for (size_t f = 0; f < factors.size(); ++f) {
-      row << (f < l.capacity.size()
-                  ? QStringLiteral("%1 %").arg(reportNumber(100.0 * l.capacity[f].dropped_share))
-                  : QString());
+      row << (f < l.capacity.size() ? percent(l.capacity[f].dropped_share) : QString());
     }
     t.rows << row;
   }
@@ -112,9 +119,9 @@ ReportTable topTokensTable(const AnalyzedLayer& l, size_t max_tokens) {
     const auto& top = l.top_tokens[static_cast<size_t>(e)];
     for (size_t i = 0; i < top.size() && i < max_tokens; ++i)
       tokens << QStringLiteral("%1 (%2)").arg(tokenLabel(top[i])).arg(top[i].count);
-    t.rows << QStringList{QString::number(e), QString::number(l.load[static_cast<size_t>(e)]),
-                          QStringLiteral("%1 %").arg(reportNumber(100.0 * l.loadShare(e))),
-                          tokens.join(QStringLiteral("  "))};
+    t.rows << QStringList{QString::number(e),
+                          QStringLiteral("%L1").arg(l.load[static_cast<size_t>(e)]),
+                          percent(l.loadShare(e)), tokens.join(QStringLiteral("  "))};
   }
   return t;
 }
