@@ -119,6 +119,8 @@ class TestGenerateView : public QObject {
     QCOMPARE(strip->tokenAt(cell.center(), &layer_position), std::make_pair(1, 2));
     QCOMPARE(layer_position, 1);
     QCOMPARE(strip->tokenAt(QPoint(2, cell.center().y())), std::make_pair(-1, -1));  // the gutter
+    // Its height grew with the layers: every layer's row is in view.
+    QTRY_VERIFY(strip->viewport()->height() > strip->cellRect(0, 0, 2).bottom());
     const QImage image = strip->viewport()->grab().toImage();
     QCOMPARE(QColor(image.pixel(cell.center())), expertColor((2 + 1 + 1) % 8));
 
