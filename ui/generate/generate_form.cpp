@@ -22,6 +22,8 @@ namespace moe::ui {
 
 namespace {
 
+constexpr int kBrowsedKept = 8;  // folders chosen with Browse that the picker remembers
+
 QDoubleSpinBox* doubleBox(double lo, double hi, double step, double value, int decimals) {
   auto* box = new QDoubleSpinBox;
   box->setRange(lo, hi);
@@ -133,6 +135,10 @@ void GenerateForm::setRecentModels(const QList<QPair<QString, QString>>& models)
   const QSignalBlocker block(model_);
   model_->clear();
   for (const auto& [label, path] : models) model_->addItem(label, path);
+  // Folders chosen with Browse in earlier sessions, after the runs.
+  for (const QString& path : QSettings().value("generate/browsed").toStringList()) {
+    if (model_->findData(path) < 0) model_->addItem(QFileInfo(path).fileName(), path);
+  }
   const int found = model_->findData(current);
   if (!current.isEmpty() && found < 0)
     model_->insertItem(0, QFileInfo(current).fileName(), current);
@@ -163,6 +169,10 @@ void GenerateForm::browse() {
       this, tr("Model to Generate With"), settings.value("generate/last_dir").toString());
   if (dir.isEmpty()) return;
   settings.setValue("generate/last_dir", QFileInfo(dir).path());
+  QStringList browsed = settings.value("generate/browsed").toStringList();
+  browsed.removeAll(QFileInfo(dir).absoluteFilePath());
+  browsed.prepend(QFileInfo(dir).absoluteFilePath());
+  settings.setValue("generate/browsed", browsed.mid(0, kBrowsedKept));
   setModel(dir);
 }
 

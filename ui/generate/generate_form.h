@@ -27,8 +27,8 @@ class GenerateForm : public QWidget {
  public:
   explicit GenerateForm(QWidget* parent = nullptr);
 
-  // Recent decoder runs for the model picker: (label, run directory), newest first. The chosen
-  // model stays chosen.
+  // Recent decoder runs for the model picker: (label, run directory), newest first; the folders
+  // chosen with Browse before follow them. The chosen model stays chosen.
   void setRecentModels(const QList<QPair<QString, QString>>& models);
   // Chooses a model folder (added to the picker when new) and reads what it is.
   void setModel(const QString& path);
