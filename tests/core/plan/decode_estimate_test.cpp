@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/attention_counts.h"
 #include "plan/decode_estimate.h"
 #include "plan/shipped_configs.h"
@@ -15,22 +17,13 @@ namespace {
 // M = 16, 2 MoE blocks, 4 heads of 4 with 2 key/value heads (q 16, k and v 8 wide), vocabulary
 // 64 untied; 4 glu experts of H = 8 without biases, top-2.
 protocol::RunConfig tiny_mixtral() {
-  protocol::RunConfig c;
-  c.model.kind = protocol::ModelKind::Decoder;
-  c.model.dim = 16;
-  c.model.layers = 2;
-  c.model.heads = 4;
-  c.model.kv_heads = 2;
-  c.model.vocab = 64;
-  c.model.tie_embeddings = false;
-  c.moe.experts = 4;
-  c.moe.top_k = 2;
-  c.moe.hidden = 8;
-  c.moe.expert_ffn = protocol::ExpertFfn::Glu;
-  c.moe.fc1_bias = false;
-  c.moe.fc2_bias = false;
-  c.train.dtype = protocol::Dtype::Float32;
-  return c;
+  return protocol::config_from_json(nlohmann::json::parse(R"({
+    "model": { "kind": "decoder", "dim": 16, "layers": 2, "heads": 4, "kv_heads": 2,
+               "vocab": 64, "tie_embeddings": false },
+    "moe": { "experts": 4, "top_k": 2, "hidden": 8, "expert_ffn": "glu", "fc1_bias": false,
+             "fc2_bias": false },
+    "train": { "dtype": "float32" }
+  })"));
 }
 
 // 1 TB/s, 1 PFLOP/s reached in full, no fixed cost per operation, 1 GB.
@@ -92,7 +85,7 @@ TEST(PlanDecode, BatchesShareTheExpertsTheyTouch) {
 
 TEST(PlanDecode, MlaCachesTheLatentAndExpandsItEachStep) {
   auto c = tiny_mixtral();
-  c.model.attention = protocol::AttentionKind::Mla;
+  c.model.attention = protocol::AttentionKind::Mla;  // q_proj whole, latent 8, heads 4 + 2 + 4
   c.model.q_lora_rank = 0;
   c.model.kv_lora_rank = 8;
   c.model.qk_nope_dim = 4;

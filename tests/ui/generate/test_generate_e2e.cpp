@@ -22,20 +22,13 @@
 #include "generate/generate_view.h"
 #include "generate/generated_load_bars.h"
 #include "generate/token_text_view.h"
+#include "moe_train_test_process.h"
 #include "window/main_window.h"
 
 using namespace moe::ui;
+using moe::test::trainFails;
 
 namespace {
-
-// moe-train with `args`; its stderr when it fails.
-QString trainFails(const QStringList& args) {
-  QProcess process;
-  process.start(MOE_TRAIN_BIN, args);
-  if (!process.waitForFinished(300000)) return QStringLiteral("timed out: ") + args.join(' ');
-  if (process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0) return {};
-  return QString::fromUtf8(process.readAllStandardError());
-}
 
 GenerateProcess::Outcome outcomeOf(const QSignalSpy& finished) {
   return finished.front().front().value<GenerateProcess::Outcome>();

@@ -20,21 +20,14 @@
 #include "base/runs/run_manager.h"
 #include "experiment/experiment_editor.h"
 #include "experiment/hf_import_dialog.h"
+#include "moe_train_test_process.h"
 #include "window/main_window.h"
 #include "window_test_support.h"
 
 using namespace moe::ui;
+using moe::test::trainFails;
 
 namespace {
-
-// moe-train with `args`; its output when it fails.
-QString trainFails(const QStringList& args) {
-  QProcess process;
-  process.start(MOE_TRAIN_BIN, args);
-  if (!process.waitForFinished(300000)) return QStringLiteral("timed out: ") + args.join(' ');
-  if (process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0) return {};
-  return QString::fromUtf8(process.readAllStandardError());
-}
 
 // Waits for the dialog's import to end; its outcome.
 bool importEnds(HfImportDialog* dialog, bool* ok) {
