@@ -49,13 +49,7 @@ class Generator {
     std::deque<size_t> waiting;
     for (size_t i = 0; i < prompts_.size(); ++i) waiting.push_back(i);
     for (int64_t step = 0;; ++step) {
-      for (int64_t s = 0; s < slots; ++s) {  // free slots take the next prompts
-        while (!busy[static_cast<size_t>(s)] && !waiting.empty()) {
-          const size_t prompt = waiting.front();
-          waiting.pop_front();
-          busy[static_cast<size_t>(s)] = prefill(cache, s, prompt);
-        }
-      }
+      fill(cache, busy, waiting);
       std::vector<int64_t> rows, fed;
       for (int64_t s = 0; s < slots; ++s) {
         if (busy[static_cast<size_t>(s)]) {
@@ -70,23 +64,61 @@ class Generator {
   }
 
  private:
-  // The prompt into `slot`; its first token; the sequence if it goes on.
-  std::optional<Busy> prefill(model::DecoderCache& cache, int64_t slot, size_t prompt) {
-    listener_->on_prompt_start(prompt);
-    const auto& ids = prompts_[prompt];
-    if (ids.empty()) throw std::invalid_argument("generate: a prompt has no tokens");
+  // Free slots take the waiting prompts, until either runs out. Prompts of the first waiting
+  // one's length go together, in one prefill pass (a batch of equal rows needs no padding).
+  void fill(model::DecoderCache& cache, std::vector<std::optional<Busy>>& busy,
+            std::deque<size_t>& waiting) {
+    for (;;) {
+      std::vector<int64_t> free;
+      for (size_t s = 0; s < busy.size(); ++s) {
+        if (!busy[s]) free.push_back(static_cast<int64_t>(s));
+      }
+      if (free.empty() || waiting.empty()) return;
+      const size_t length = prompts_[waiting.front()].size();
+      std::vector<size_t> group;
+      for (auto it = waiting.begin(); it != waiting.end() && group.size() < free.size();) {
+        if (prompts_[*it].size() == length) {
+          group.push_back(*it);
+          it = waiting.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      free.resize(group.size());
+      const auto started = prefill(cache, free, group);
+      for (size_t i = 0; i < free.size(); ++i) busy[static_cast<size_t>(free[i])] = started[i];
+    }
+  }
+
+  // Prompts of one length into `slots` in one forward pass; each one's first token, and its
+  // sequence if it goes on.
+  std::vector<std::optional<Busy>> prefill(model::DecoderCache& cache,
+                                           const std::vector<int64_t>& slots,
+                                           const std::vector<size_t>& group) {
+    const int64_t rows = static_cast<int64_t>(group.size());
+    const int64_t length = static_cast<int64_t>(prompts_[group.front()].size());
+    if (length == 0) throw std::invalid_argument("generate: a prompt has no tokens");
+    std::vector<int64_t> ids;
+    for (size_t prompt : group) {
+      listener_->on_prompt_start(prompt);
+      ids.insert(ids.end(), prompts_[prompt].begin(), prompts_[prompt].end());
+    }
     const auto start = Clock::now();
-    cache.clear(slot);
-    cache.use_rows({slot});
-    const int64_t length = static_cast<int64_t>(ids.size());
-    const auto input = at::tensor(ids, at::kLong).view({1, length}).to(device_);
-    const auto logits = model_.logits(input, nullptr, &cache);  // [1, T, V]
-    const int64_t token = sampler_.next(logits[0][length - 1]);
-    auto& generation = run_.generations[prompt];
-    generation.prefill_seconds = seconds_since(start);
-    run_.prefill_seconds += generation.prefill_seconds;
-    run_.prefill_tokens += length;
-    return take(prompt, token, length - 1);
+    for (int64_t slot : slots) cache.clear(slot);
+    cache.use_rows(slots);
+    const auto input = at::tensor(ids, at::kLong).view({rows, length}).to(device_);
+    const auto logits = model_.logits(input, nullptr, &cache);  // [rows, T, V]
+    const auto chosen = sampler_.next_rows(logits.select(1, length - 1));
+    const double seconds = seconds_since(start);
+    run_.prefill_seconds += seconds;
+    run_.prefill_tokens += rows * length;
+    std::vector<std::optional<Busy>> out;
+    for (int64_t r = 0; r < rows; ++r) {
+      const size_t prompt = group[static_cast<size_t>(r)];
+      run_.generations[prompt].prefill_seconds = seconds;
+      out.push_back(take(prompt, chosen[static_cast<size_t>(r)], r * length + length - 1));
+    }
+    return out;
   }
 
   // One position of each busy slot.

@@ -1,8 +1,8 @@
 #pragma once
 // Text generation with a decoder (docs/INFERENCE.md): prompts share a KV cache of `batch_size`
-// slots. A prompt runs in one forward pass (prefill) into a free slot; then every step decodes
-// one position of each busy slot in one forward pass (rows at their own positions), each next
-// token from the Sampler. A finished sequence's slot takes the next prompt.
+// slots. Waiting prompts run into free slots in one forward pass per length (prefill); then every
+// step decodes one position of each busy slot in one forward pass (rows at their own positions),
+// each next token from the Sampler. A finished sequence's slot takes the next prompt.
 #include <torch/torch.h>
 
 #include <cstddef>
@@ -28,7 +28,7 @@ struct GenerationOptions {
 struct Generation {
   std::vector<int64_t> tokens;   // the generated ids, without the prompt
   std::string finish;            // "stop_token", "length" or "stopped" (by the listener)
-  double prefill_seconds = 0.0;  // the prompt's forward pass and the first token's choice
+  double prefill_seconds = 0.0;  // the prefill pass that held the prompt, the first token's choice
 };
 
 struct GeneratedToken {
