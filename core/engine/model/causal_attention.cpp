@@ -14,8 +14,11 @@ at::Tensor sink_softmax_values(at::Tensor scores, const at::Tensor& hidden, cons
   scores = scores.masked_fill(hidden, -std::numeric_limits<double>::infinity());
   // The sink takes its share of each softmax and is dropped: rows may sum to less than one.
   const int64_t tk = scores.size(-1);
+  // A sink per head: [H] over the heads, or over the key/value heads and their query heads
+  // (single_position's grouped layout, [B, kv, groups, Tk]).
+  const bool per_row = sinks.numel() != scores.size(1);
   const auto sink = sinks.to(scores.scalar_type())
-                        .view({1, -1, 1, 1})
+                        .view({1, scores.size(1), per_row ? scores.size(2) : 1, 1})
                         .expand({scores.size(0), scores.size(1), scores.size(2), 1});
   const auto probs = at::softmax(at::cat({scores, sink}, -1), -1).narrow(-1, 0, tk);
   return at::matmul(probs, v);
@@ -40,16 +43,17 @@ at::Tensor causal_attention(const at::Tensor& q, const at::Tensor& k, const at::
     return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0,
                                             /*is_causal=*/true, options.scale);
   }
-  if (plain && tq == 1 && options.offset == tk - 1) {  // a decode step sees every key
+  const bool one_position = tq == 1 || options.single_position;
+  if (plain && one_position && options.offset == tk - 1) {  // a decode step sees every key
     return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0,
                                             /*is_causal=*/false, options.scale);
   }
   // Each query's position [Tq, 1], or [B, 1, Tq, 1] for rows at their own positions.
   const auto long_options = q.options().dtype(at::kLong);
+  const auto steps = one_position ? at::zeros({tq}, long_options) : at::arange(tq, long_options);
   const auto query_positions =
-      ragged ? options.row_offsets.view({-1, 1, 1, 1}) +
-                   at::arange(tq, long_options).view({1, 1, tq, 1})
-             : at::arange(options.offset, options.offset + tq, long_options).unsqueeze(1);
+      ragged ? options.row_offsets.view({-1, 1, 1, 1}) + steps.view({1, 1, tq, 1})
+             : (steps + options.offset).unsqueeze(1);
   const auto behind = query_positions - at::arange(tk, long_options);
   auto hidden = behind < 0;
   if (options.window > 0) hidden = hidden | (behind >= options.window);

@@ -13,8 +13,12 @@ struct CausalOptions {
   // int64 [B] or undefined: each batch row's first query position (rows of a batched decode at
   // their own positions; keys past a row's own queries are hidden). Overrides offset.
   at::Tensor row_offsets;
+  // Every query is at the first query's position (grouped-query heads folded into the query
+  // dimension for one decode step), not at successive positions.
+  bool single_position = false;
   int64_t window = 0;  // > 0: a query sees the last `window` positions only (itself included)
-  at::Tensor sinks;    // [heads] or undefined: a sink logit per head in every softmax
+  at::Tensor sinks;    // [heads] or undefined: a sink logit per head in every softmax (heads in
+                       // order along q's dimensions 1 and 2 with single_position)
 };
 
 // The offsets of an attention pass over a KV cache's positions.

@@ -53,15 +53,24 @@ at::Tensor GqaAttentionImpl::forward(const at::Tensor& x, const RotaryTables& ro
     vh = held.streams[1];
     set_cached_offsets(options, held);
   }
-  if (kv_heads_ != heads_) {  // each key/value head serves heads / kv_heads query heads
-    const int64_t groups = heads_ / kv_heads_;
-    k = k.repeat_interleave(groups, 1);
-    vh = vh.repeat_interleave(groups, 1);
-  }
   options.scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
   options.window = window_;
   options.sinks = sinks_;
-  const auto y = causal_attention(q, k, vh, options);
+  const int64_t groups = heads_ / kv_heads_;  // query heads each key/value head serves
+  at::Tensor y;
+  if (groups > 1 && t == 1) {
+    // One decode position: a key/value head's query heads are its queries ([B, kv, groups, hd]),
+    // so the cache is read as it is instead of copied out per query head.
+    options.single_position = true;
+    y = causal_attention(q.reshape({b, kv_heads_, groups, head_dim_}), k, vh, options)
+            .reshape({b, heads_, 1, head_dim_});
+  } else {
+    if (groups > 1) {
+      k = k.repeat_interleave(groups, 1);
+      vh = vh.repeat_interleave(groups, 1);
+    }
+    y = causal_attention(q, k, vh, options);
+  }
   return o_proj_->forward(y.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));
 }
 
