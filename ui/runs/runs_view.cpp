@@ -50,6 +50,7 @@ RunsView::RunsView(RunStore* store, QString runs_root, QWidget* parent)
       remove_(new QPushButton(tr("Remove from list"), this)),
       fetch_(new QPushButton(tr("Fetch from target"), this)),
       fetch_action_(new QAction(tr("Fetch from target"), this)),
+      generate_action_(new QAction(tr("Generate with this run…"), this)),
       message_(new QLabel(this)) {
   proxy_->setSourceModel(model_);
   if (store) worker_ = new RunStoreWorker(store->path(), this);
@@ -129,6 +130,12 @@ void RunsView::connectActions() {
   connect(edit_, &QPushButton::clicked, this, [this] {
     const QStringList dirs = selectedRunDirs();
     if (dirs.size() == 1) emit editConfigRequested(dirs.front());
+  });
+  generate_action_->setToolTip(tr("Open the run's checkpoint in the Generate tab (decoders)"));
+  table_->addAction(generate_action_);
+  connect(generate_action_, &QAction::triggered, this, [this] {
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() == 1) emit generateRequested(dirs.front());
   });
   connect(compare_, &QPushButton::clicked, this, [this] {
     const QStringList dirs = selectedRunDirs();
@@ -245,6 +252,7 @@ void RunsView::updateButtons() {
   const qsizetype selected = table_->selectionModel()->selectedRows().size();
   open_->setEnabled(selected == 1);
   edit_->setEnabled(selected == 1);
+  generate_action_->setEnabled(selected == 1);
   compare_->setEnabled(selected >= 2);
   remove_->setEnabled(selected >= 1);
   const bool remote = !selectedRemoteRunDirs().isEmpty();

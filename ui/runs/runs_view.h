@@ -56,7 +56,8 @@ class RunsView : public QWidget {
   QPushButton* compareButton() const { return compare_; }
   QPushButton* removeButton() const { return remove_; }
   QPushButton* fetchButton() const { return fetch_; }
-  QAction* fetchAction() const { return fetch_action_; }  // the table's context menu
+  QAction* fetchAction() const { return fetch_action_; }        // the table's context menu
+  QAction* generateAction() const { return generate_action_; }  // the table's context menu
   QLabel* messageLabel() const { return message_; }
   // Requests sent to the store and not answered yet.
   bool isBusy() const;
@@ -88,6 +89,8 @@ class RunsView : public QWidget {
   // "Fetch from target": copy these remote runs' directories here (the main window runs
   // RemoteFetch for each and reports back through showFetchProgress/showFetchResult).
   void fetchRequested(const QStringList& run_dirs);
+  // "Generate with this run": the run's checkpoint should open in the Generate tab.
+  void generateRequested(const QString& run_dir);
   void refreshed();
   void rescanFinished(int changed);                                  // runs added or changed
   void runDirectoryAdded(const QString& dir, const QString& error);  // error empty: added
@@ -117,6 +120,7 @@ class RunsView : public QWidget {
   QTableView* table_;
   QPushButton *open_, *edit_, *compare_, *add_, *rescan_, *remove_, *fetch_;
   QAction* fetch_action_;
+  QAction* generate_action_;
   QLabel* message_;
 };
 

@@ -93,6 +93,8 @@ void MainWindow::openStore() {
   connect(runs_view_, &RunsView::openRequested, this, &MainWindow::openRunDirectory);
   connect(runs_view_, &RunsView::compareRequested, this, &MainWindow::compareRuns);
   connect(runs_view_, &RunsView::editConfigRequested, this, &MainWindow::editRunConfig);
+  connect(runs_view_, &RunsView::generateRequested, this,
+          [this](const QString& run_dir) { showGenerate(run_dir); });
   connect(runs_view_, &RunsView::fetchRequested, this, &MainWindow::fetchRemoteRuns);
   if (store_->isOpen()) {
     QTimer::singleShot(0, runs_view_, &RunsView::rescan);

@@ -115,10 +115,17 @@ class TestRunsView : public QObject {
     view.editButton()->click();
     QCOMPARE(edit.size(), 1);
     QCOMPARE(edit[0][0].toString(), view.selectedRunDirs().front());
+    QVERIFY(view.table()->actions().contains(view.generateAction()));
+    QVERIFY(view.generateAction()->isEnabled());
+    QSignalSpy generate(&view, &RunsView::generateRequested);
+    view.generateAction()->trigger();
+    QCOMPARE(generate.size(), 1);
+    QCOMPARE(generate[0][0].toString(), view.selectedRunDirs().front());
 
     selectRows(table, {0, 2});
     QVERIFY(!view.openButton()->isEnabled());
     QVERIFY(!view.editButton()->isEnabled());
+    QVERIFY(!view.generateAction()->isEnabled());
     QVERIFY(view.compareButton()->isEnabled());
     QSignalSpy compare(&view, &RunsView::compareRequested);
     view.compareButton()->click();
