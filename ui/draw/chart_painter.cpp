@@ -3,6 +3,7 @@
 
 #include <QImage>
 #include <QObject>
+#include <QPaintEngine>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -166,14 +167,28 @@ const QColor kDeadColour(160, 160, 160);     // an expert no token chose
 const QColor kMissingColour(236, 236, 236);  // a cell with no value (NaN)
 const QColor kOverloadedColour(213, 94, 0);  // Okabe–Ito vermillion
 
-// `cells` (one pixel per cell) over the whole of the axes' ranges, scaled without smoothing.
+// `cells` (one pixel per cell) over the whole of the axes' ranges, scaled without smoothing. A
+// PDF gets one rectangle per cell instead: Qt writes images into a PDF JPEG-compressed, whose
+// chroma subsampling blends a few-pixel image's neighbouring cells into wrong colours.
 void drawCells(QPainter& p, const ChartFrame& f, const FrameAxis& x, const FrameAxis& y,
                const QImage& cells) {
+  const QRectF area(QPointF(f.mapX(x.lower), f.mapY(y.upper)),
+                    QPointF(f.mapX(x.upper), f.mapY(y.lower)));
   p.save();
-  p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-  p.drawImage(
-      QRectF(QPointF(f.mapX(x.lower), f.mapY(y.upper)), QPointF(f.mapX(x.upper), f.mapY(y.lower))),
-      cells);
+  if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Pdf) {
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const double w = area.width() / cells.width(), h = area.height() / cells.height();
+    for (int row = 0; row < cells.height(); ++row) {
+      for (int col = 0; col < cells.width(); ++col) {
+        // A hair wider than the cell, so that no seam of the background shows between cells.
+        p.fillRect(QRectF(area.left() + col * w, area.top() + row * h, w + 0.3, h + 0.3),
+                   cells.pixelColor(col, row));
+      }
+    }
+  } else {
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(area, cells);
+  }
   p.restore();
 }
 

@@ -2,6 +2,9 @@
 // the SVG they become, from a program that links no widget toolkit.
 #include <QImage>
 #include <QPainter>
+#include <QPdfWriter>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -34,10 +37,11 @@ bool near(QColor a, QColor b, int tolerance = 24) {
 }
 
 // Pixels of `colour` in the image.
-int pixelsOf(const QImage& image, QColor colour) {
+int pixelsOf(const QImage& image, QColor colour, int tolerance = 24) {
   int n = 0;
   for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x) n += near(image.pixelColor(x, y), colour) ? 1 : 0;
+    for (int x = 0; x < image.width(); ++x)
+      n += near(image.pixelColor(x, y), colour, tolerance) ? 1 : 0;
   return n;
 }
 
@@ -121,6 +125,31 @@ class TestChartPainter : public QObject {
     const std::vector<int> half = columnsOf(image, viridisColor(0.5));
     QVERIFY(!full.empty() && !half.empty());
     QVERIFY(full.front() > half.front());
+  }
+
+  // In a PDF too, as a viewer renders it (pdftoppm): Qt's PDF engine would write an image's few
+  // pixels JPEG-compressed, blending neighbouring cells' colours.
+  void heatmapCellsKeepTheirColoursInAPdf() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString pdf = dir.filePath("heatmap.pdf");
+    {
+      QPdfWriter writer(pdf);
+      writer.setPageSize(QPageSize(QSizeF(160, 80), QPageSize::Millimeter));
+      writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+      writer.setResolution(96);
+      QPainter painter(&writer);
+      paintChart(painter, LoadHeatmapChart{twoByTwo()}, QSizeF(600, 300));
+    }
+    QProcess render;
+    render.start("pdftoppm", {"-r", "96", "-png", "-singlefile", pdf, dir.filePath("page")});
+    QVERIFY(render.waitForFinished(60000));
+    QCOMPARE(render.exitCode(), 0);
+    const QImage image(dir.filePath("page.png"));
+    QVERIFY(!image.isNull());
+    QVERIFY2(pixelsOf(image, viridisColor(1.0), 12) > 500,
+             qPrintable(QString::number(pixelsOf(image, viridisColor(1.0), 12))));
+    QVERIFY(pixelsOf(image, viridisColor(0.5), 12) > 500);
   }
 
   void phasesStackInTheirColours() {
