@@ -137,7 +137,6 @@ int run_generate(GenerateOptions options) {
 
   nlohmann::json tokens_out = nlohmann::json::array(), texts_out = nlohmann::json::array(),
                  finish_out = nlohmann::json::array();
-  double ttft_mean = 0;
   for (size_t i = 0; i < prompts.size(); ++i) {
     const auto& result = run.generations[i];
     auto all = prompts[i];
@@ -145,11 +144,10 @@ int run_generate(GenerateOptions options) {
     tokens_out.push_back(all);
     texts_out.push_back(output.text(i));
     finish_out.push_back(output.finish_reason(i, result));
-    ttft_mean += result.prefill_seconds * 1e3 / static_cast<double>(prompts.size());
   }
-  const double decode_rate = run.decode_seconds > 0 ? run.decode_tokens / run.decode_seconds : 0.0;
-  const double prefill_rate =
-      run.prefill_seconds > 0 ? run.prefill_tokens / run.prefill_seconds : 0.0;
+  const double decode_rate = run.decode_tokens_per_s();
+  const double prefill_rate = run.prefill_tokens_per_s();
+  const double ttft_mean = run.mean_ttft_ms();
   std::cerr << "generate: " << input.what << ", " << prompts.size() << " prompt(s), batch "
             << generation.batch_size << ": prefill " << static_cast<int64_t>(prefill_rate)
             << " tokens/s, decode " << static_cast<int64_t>(decode_rate)

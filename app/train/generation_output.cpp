@@ -146,9 +146,9 @@ std::string GenerationOutput::finish_reason(size_t prompt,
 void GenerationOutput::on_prompt_end(size_t prompt, const infer::Generation& generation) {
   if (options_.print_text && options_.stream_text) {
     if (options_.tokenizer) {
-      std::cout << "\n" << std::flush;
+      std::cout << "\n" << std::flush;  // the text streamed already
     } else {
-      std::cout << nlohmann::json(generation.tokens).dump() << "\n" << std::flush;
+      print_sequence(prompt, generation);
     }
   }
   emit({{"type", "prompt_end"},
@@ -160,29 +160,25 @@ void GenerationOutput::on_prompt_end(size_t prompt, const infer::Generation& gen
         {"prefill_ms", generation.prefill_seconds * 1e3}});
 }
 
+void GenerationOutput::print_sequence(size_t prompt, const infer::Generation& generation) const {
+  if (options_.tokenizer) {
+    std::cout << streams_[prompt].text() << "\n";
+  } else {
+    std::cout << nlohmann::json(generation.tokens).dump() << "\n";
+  }
+  std::cout << std::flush;
+}
+
 void GenerationOutput::finish(const infer::GenerationRun& run) {
   if (options_.print_text && !options_.stream_text) {  // in the prompts' order
-    for (size_t i = 0; i < run.generations.size(); ++i) {
-      if (options_.tokenizer) {
-        std::cout << streams_[i].text() << "\n";
-      } else {
-        std::cout << nlohmann::json(run.generations[i].tokens).dump() << "\n";
-      }
-    }
-    std::cout << std::flush;
-  }
-  double ttft_ms = 0;
-  for (const auto& g : run.generations) {
-    ttft_ms += g.prefill_seconds * 1e3 / static_cast<double>(run.generations.size());
+    for (size_t i = 0; i < run.generations.size(); ++i) print_sequence(i, run.generations[i]);
   }
   int64_t tokens = 0;
   for (const auto& g : run.generations) tokens += static_cast<int64_t>(g.tokens.size());
   emit({{"type", "generate_end"},
-        {"decode_tokens_per_s",
-         run.decode_seconds > 0 ? run.decode_tokens / run.decode_seconds : 0.0},
-        {"prefill_tokens_per_s",
-         run.prefill_seconds > 0 ? run.prefill_tokens / run.prefill_seconds : 0.0},
-        {"ttft_ms", ttft_ms},
+        {"decode_tokens_per_s", run.decode_tokens_per_s()},
+        {"prefill_tokens_per_s", run.prefill_tokens_per_s()},
+        {"ttft_ms", run.mean_ttft_ms()},
         {"tokens", tokens}});
 }
 

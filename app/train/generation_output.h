@@ -66,6 +66,8 @@ class GenerationOutput : public infer::GenerationListener {
 
  private:
   void emit(nlohmann::json event);
+  // A whole sequence on stdout: its text, or its ids without a tokenizer.
+  void print_sequence(size_t prompt, const infer::Generation& generation) const;
   double seconds() const;
 
   GenerationOutputOptions options_;

@@ -4,7 +4,6 @@
 // best layout at each size from 1 to --max-ranks (1024) ranks. With --decode [--batch B,...]
 // [--context L] [--devices D] [--dtype T]: a decoder's decode speed and inference memory on the
 // profile, or on every shipped device profile when --profile is not given.
-#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -40,12 +39,6 @@ plan::HardwareProfile load_profile(const std::string& name) {
   }
 }
 
-std::string gigabytes(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
-  return text;
-}
-
 // The decode table: a row per profile and batch size.
 int run_decode(const PlanOptions& o, const protocol::RunConfig& config) {
   if (config.model.kind != protocol::ModelKind::Decoder) {
@@ -53,46 +46,23 @@ int run_decode(const PlanOptions& o, const protocol::RunConfig& config) {
   }
   std::vector<std::string> profiles{o.profile};
   if (!o.profile_given) profiles = plan::shipped_profile_names();
+  std::vector<plan::DecodePrediction> predictions;
+  std::vector<std::string> names;
   nlohmann::json rows = nlohmann::json::array();
-  std::printf("%-12s %6s %14s %14s %10s %8s %12s %12s %5s\n", "profile", "batch", "tokens/s",
-              "per sequence", "step ms", "bound", "KV cache", "per device", "fits");
   for (const auto& name : profiles) {
     const plan::HardwareProfile profile = load_profile(name);
     for (int64_t batch : o.batches) {
-      plan::DecodeQuery query{batch, o.context, o.devices, o.dtype};
-      plan::DecodePrediction p;
       try {
-        p = plan::predict_decode(config, profile, query);
+        predictions.push_back(
+            plan::predict_decode(config, profile, {batch, o.context, o.devices, o.dtype}));
       } catch (const std::invalid_argument& e) {
         throw InputError(std::string("--decode: ") + e.what());
       }
-      std::printf("%-12s %6lld %14.0f %14.1f %10.2f %8s %12s %12s %5s\n", name.c_str(),
-                  static_cast<long long>(batch), p.tokens_per_s, p.tokens_per_s / double(batch),
-                  p.step_s * 1e3, p.memory_bound() ? "memory" : "compute",
-                  gigabytes(p.cache_bytes).c_str(), gigabytes(p.device_bytes).c_str(),
-                  p.fits ? "yes" : "no");
-      rows.push_back({{"profile", name},
-                      {"batch", batch},
-                      {"context", o.context},
-                      {"devices", o.devices},
-                      {"dtype", p.query.dtype},
-                      {"tokens_per_s", p.tokens_per_s},
-                      {"step_ms", p.step_s * 1e3},
-                      {"memory_ms", p.memory_s * 1e3},
-                      {"compute_ms", p.compute_s * 1e3},
-                      {"overhead_ms", p.overhead_s * 1e3},
-                      {"experts_touched", p.experts_touched},
-                      {"weight_bytes_read", p.weight_bytes_read},
-                      {"kv_cache_bytes", p.cache_bytes},
-                      {"weight_bytes", p.weight_bytes},
-                      {"device_bytes", p.device_bytes},
-                      {"fits", p.fits}});
+      names.push_back(name);
+      rows.push_back(plan::decode_json(predictions.back(), name));
     }
   }
-  std::printf(
-      "context %lld positions a sequence, %lld device(s) sharing weights and cache evenly "
-      "(communication not counted)\n",
-      static_cast<long long>(o.context), static_cast<long long>(o.devices));
+  print_decode(std::cout, predictions, names);
   if (!o.json_out.empty()) write_file_whole(o.json_out, rows.dump(2) + "\n", "--json");
   return kExitOk;
 }

@@ -77,6 +77,33 @@ void print_plan(std::ostream& out, const protocol::RunConfig& config,
       << (best.prediction.fits ? "" : " (does not fit)") << "\n";
 }
 
+void print_decode(std::ostream& out, const std::vector<plan::DecodePrediction>& predictions,
+                  const std::vector<std::string>& profiles) {
+  const std::vector<std::pair<std::string, size_t>> columns = {
+      {"profile", 16}, {"batch", 7},     {"tokens/s", 12},   {"per sequence", 14}, {"step ms", 10},
+      {"bound", 9},    {"KV cache", 12}, {"per device", 12}, {"fits", 5}};
+  for (const auto& [name, width] : columns) out << padded(name, width);
+  out << "\n";
+  for (size_t i = 0; i < predictions.size(); ++i) {
+    const auto& p = predictions[i];
+    const std::string cells[] = {profiles[i],
+                                 std::to_string(p.query.batch),
+                                 fixed(p.tokens_per_s, 0),
+                                 fixed(p.tokens_per_s / static_cast<double>(p.query.batch), 1),
+                                 fixed(p.step_s * 1e3, 2),
+                                 p.memory_bound() ? "memory" : "compute",
+                                 bytes(p.cache_bytes),
+                                 bytes(p.device_bytes),
+                                 p.fits ? "yes" : "NO"};
+    for (size_t c = 0; c < columns.size(); ++c) out << padded(cells[c], columns[c].second);
+    out << "\n";
+  }
+  if (predictions.empty()) return;
+  const auto& q = predictions.front().query;
+  out << "context " << q.context << " positions a sequence, " << q.devices
+      << " device(s) sharing weights and cache evenly (communication not counted)\n";
+}
+
 std::string layout_refusal(const protocol::RunConfig& config, int64_t nodes,
                            int64_t nproc_per_node) {
   const int64_t world = nodes * nproc_per_node;

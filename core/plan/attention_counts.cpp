@@ -113,8 +113,7 @@ double decode_attention_flops_per_token(const RunConfig& c, int64_t context) {
   if (is_mla(c)) {
     const MlaWidths w = mla_widths(c);
     const double expanded = 2 * l * w.heads * (w.qk + w.v) + 2 * l * w.kv_rank * w.expanded_kv();
-    const double latent =
-        2 * w.heads * (w.kv_rank * (w.nope + w.v) + l * (2 * w.kv_rank + w.rope));
+    const double latent = 2 * w.heads * (w.kv_rank * (w.nope + w.v) + l * (2 * w.kv_rank + w.rope));
     return std::min(expanded, latent);
   }
   return 4 * l * gqa_widths(c).q;

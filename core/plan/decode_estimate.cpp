@@ -10,17 +10,6 @@
 
 namespace moe::plan {
 
-namespace {
-
-int64_t bytes_of(const std::string& dtype) {
-  if (dtype == "float64") return 8;
-  if (dtype == "float32") return 4;
-  if (dtype == "bfloat16" || dtype == "float16") return 2;
-  throw std::invalid_argument("decode: no dtype \"" + dtype + "\"");
-}
-
-}  // namespace
-
 DecodePrediction predict_decode(const protocol::RunConfig& c, const HardwareProfile& profile,
                                 const DecodeQuery& query) {
   if (c.model.kind != protocol::ModelKind::Decoder) {
@@ -32,7 +21,9 @@ DecodePrediction predict_decode(const protocol::RunConfig& c, const HardwareProf
   DecodePrediction out;
   out.query = query;
   if (out.query.dtype.empty()) out.query.dtype = protocol::to_string(c.train.dtype);
-  const double elem = double(bytes_of(out.query.dtype));
+  const auto dtype = protocol::enum_from_name<protocol::Dtype>(out.query.dtype);
+  if (!dtype) throw std::invalid_argument("decode: no dtype \"" + out.query.dtype + "\"");
+  const double elem = double(dtype_bytes(*dtype));
   const double batch = double(query.batch), devices = double(query.devices);
 
   const ParameterEstimate params = estimate_parameters(c);

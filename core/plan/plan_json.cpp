@@ -44,4 +44,23 @@ nlohmann::json plan_json(const std::vector<LayoutPrediction>& layouts,
           {"best", best ? layout_json(*best) : nlohmann::json()}};
 }
 
+nlohmann::json decode_json(const DecodePrediction& p, const std::string& profile) {
+  return {{"profile", profile},
+          {"batch", p.query.batch},
+          {"context", p.query.context},
+          {"devices", p.query.devices},
+          {"dtype", p.query.dtype},
+          {"tokens_per_s", p.tokens_per_s},
+          {"step_ms", p.step_s * 1e3},
+          {"memory_ms", p.memory_s * 1e3},
+          {"compute_ms", p.compute_s * 1e3},
+          {"overhead_ms", p.overhead_s * 1e3},
+          {"experts_touched", p.experts_touched},
+          {"weight_bytes_read", p.weight_bytes_read},
+          {"kv_cache_bytes", p.cache_bytes},
+          {"weight_bytes", p.weight_bytes},
+          {"device_bytes", p.device_bytes},
+          {"fits", p.fits}};
+}
+
 }  // namespace moe::plan

@@ -61,6 +61,19 @@ struct GenerationRun {
   std::vector<Generation> generations;  // one per prompt, in the prompts' order
   double prefill_seconds = 0.0, decode_seconds = 0.0;
   int64_t prefill_tokens = 0, decode_tokens = 0;  // decode: tokens chosen by decode steps
+
+  double prefill_tokens_per_s() const {
+    return prefill_seconds > 0 ? static_cast<double>(prefill_tokens) / prefill_seconds : 0.0;
+  }
+  double decode_tokens_per_s() const {
+    return decode_seconds > 0 ? static_cast<double>(decode_tokens) / decode_seconds : 0.0;
+  }
+  // The time to first token (a prompt's prefill pass), the prompts' mean.
+  double mean_ttft_ms() const {
+    double ms = 0;
+    for (const auto& g : generations) ms += g.prefill_seconds * 1e3;
+    return generations.empty() ? 0.0 : ms / static_cast<double>(generations.size());
+  }
 };
 
 // `model` in eval mode; every prompt has ids below the vocabulary size, at least one.

@@ -78,7 +78,6 @@ DecoderCache::DecoderCache(int64_t layer_count, int64_t capacity_, int64_t slots
   for (int64_t i = 0; i < layer_count; ++i) layers.emplace_back(capacity_, slots_);
   rows.slots.resize(static_cast<size_t>(slots_));
   std::iota(rows.slots.begin(), rows.slots.end(), 0);
-  rows.starts.assign(static_cast<size_t>(slots_), 0);
 }
 
 void DecoderCache::use_rows(std::vector<int64_t> row_slots) {

@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "plan/decode_estimate.h"
 #include "plan/layout_search.h"
 
 namespace moe::plan {
@@ -16,5 +18,7 @@ nlohmann::json layout_json(const LayoutPrediction& layout);
 nlohmann::json plan_json(const std::vector<LayoutPrediction>& layouts,
                          const std::optional<LayoutPrediction>& best,
                          const HardwareProfile& profile);
+// One decode prediction (moe-train plan --decode --json) on the profile named `profile`.
+nlohmann::json decode_json(const DecodePrediction& p, const std::string& profile);
 
 }  // namespace moe::plan
